@@ -1,0 +1,70 @@
+import type {
+	IAuthenticateGeneric,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+export class WalletPaymentsApi implements ICredentialType {
+	name = 'walletPaymentsApi';
+
+	displayName = 'Wallet Payments API';
+
+	icon: Icon = {
+		light: 'file:../icons/wallet-payments.svg',
+		dark: 'file:../icons/wallet-payments.dark.svg',
+	};
+
+	documentationUrl = 'https://github.com/n8n-nodes-wallet-payments/n8n-nodes-wallet-payments#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'The secret key of your merchant account. It is sent as a Bearer token.',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://api.example.com',
+			description:
+				'The address of the payments API, without a path (a trailing slash is fine). Use the provider’s sandbox address while testing.',
+		},
+		{
+			displayName: 'Webhook Signing Secret',
+			name: 'webhookSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'The secret the service signs its callback events with. Only the Wallet Payments Trigger uses it. Some providers sign with the API key itself: paste it here in that case.',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization: '=Bearer {{$credentials.apiKey}}',
+			},
+		},
+	};
+
+	// A cheap, read-only call: one customer.
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl}}',
+			url: '/api/v2/customers',
+			method: 'GET',
+			qs: { limit: 1 },
+		},
+	};
+}

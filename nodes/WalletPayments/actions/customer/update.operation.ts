@@ -1,0 +1,85 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { forOperation } from '../../helpers/displayOptions';
+import { optionalText, requiredEmail, requiredText } from '../../helpers/validation';
+import { apiRequest } from '../../transport/request';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Customer ID',
+		name: 'customerId',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'The ID of the customer to update, as returned by Customer → Create or Get Many',
+	},
+	{
+		displayName: 'Email',
+		name: 'email',
+		type: 'string',
+		placeholder: 'name@email.com',
+		required: true,
+		default: '',
+		description: 'The customer’s email address. The API requires it on every update.',
+	},
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Country Dial Code',
+				name: 'countryCode',
+				type: 'string',
+				default: '',
+				placeholder: '+254',
+				description: 'The phone number’s country dial code, with or without the plus sign',
+			},
+			{
+				displayName: 'First Name',
+				name: 'firstName',
+				type: 'string',
+				default: '',
+			},
+			{
+				displayName: 'Last Name',
+				name: 'lastName',
+				type: 'string',
+				default: '',
+			},
+			{
+				displayName: 'Phone',
+				name: 'phone',
+				type: 'string',
+				default: '',
+				placeholder: '712345678',
+			},
+		],
+	},
+];
+
+export const description = forOperation('customer', 'update', properties);
+
+const UPDATE_FIELDS: Array<[name: string, label: string, maxLength: number]> = [
+	['firstName', 'First Name', 100],
+	['lastName', 'Last Name', 100],
+	['phone', 'Phone', 32],
+	['countryCode', 'Country Dial Code', 8],
+];
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const customerId = requiredText(this.getNodeParameter('customerId', itemIndex), 'Customer ID', 100);
+	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+	const body: IDataObject = { email: requiredEmail(this.getNodeParameter('email', itemIndex), 'Email') };
+	for (const [name, label, maxLength] of UPDATE_FIELDS) {
+		const value = optionalText(fields[name], label, maxLength);
+		if (value !== undefined) body[name] = value;
+	}
+
+	const customer = await apiRequest.call(this, 'PUT', `/api/v2/customers/${encodeURIComponent(customerId)}`, {
+		body,
+	});
+	return this.helpers.returnJsonArray(customer);
+}

@@ -1,0 +1,24 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { MAX_PAGE_SIZE } from '../transport/pagination';
+
+/** Return All / Limit, as on n8n's built-in "Get Many" operations. */
+export const returnAllAndLimit: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		hint: `Fetched ${MAX_PAGE_SIZE} per request; more than ${MAX_PAGE_SIZE} takes several requests`,
+		displayOptions: { show: { returnAll: [false] } },
+	},
+];

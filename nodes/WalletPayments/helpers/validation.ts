@@ -1,0 +1,148 @@
+/**
+ * Input checks that run before any request is sent. Each check takes a value and the field's
+ * display name, returns the clean value, or throws InvalidInput; the router turns that into a
+ * NodeOperationError naming the field and the item.
+ */
+export class InvalidInput extends Error {
+	constructor(
+		readonly field: string,
+		readonly problem: string,
+		readonly hint?: string,
+	) {
+		super(`Invalid "${field}": ${problem}`);
+		this.name = 'InvalidInput';
+	}
+}
+
+export const INT32_MAX = 2_147_483_647;
+export const DEFAULT_MAX_TEXT_LENGTH = 500;
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+function describe(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'a list';
+	return typeof value === 'object' ? 'an object' : typeof value;
+}
+
+function isBlank(value: unknown): boolean {
+	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/** Text that must be present: strings, or numbers (which expressions often give for IDs). */
+export function requiredText(
+	value: unknown,
+	field: string,
+	maxLength = DEFAULT_MAX_TEXT_LENGTH,
+): string {
+	if (isBlank(value)) throw new InvalidInput(field, 'is required and cannot be blank');
+	return checkedText(value, field, maxLength);
+}
+
+/** Text that may be left empty; returns undefined when it is. */
+export function optionalText(
+	value: unknown,
+	field: string,
+	maxLength = DEFAULT_MAX_TEXT_LENGTH,
+): string | undefined {
+	if (isBlank(value)) return undefined;
+	return checkedText(value, field, maxLength);
+}
+
+function checkedText(value: unknown, field: string, maxLength: number): string {
+	if (typeof value === 'number' && Number.isFinite(value)) value = String(value);
+	if (typeof value !== 'string') {
+		throw new InvalidInput(field, `must be text, but the value is ${describe(value)}`);
+	}
+	const text = value.trim();
+	if (text.length > maxLength) {
+		throw new InvalidInput(field, `is ${text.length} characters long; the maximum is ${maxLength}`);
+	}
+	return text;
+}
+
+export function requiredEmail(value: unknown, field: string): string {
+	const text = requiredText(value, field, 254);
+	if (!EMAIL.test(text)) {
+		throw new InvalidInput(field, `"${text}" does not look like an email address (name@example.com)`);
+	}
+	return text;
+}
+
+export function optionalEmail(value: unknown, field: string): string | undefined {
+	return isBlank(value) ? undefined : requiredEmail(value, field);
+}
+
+function toNumber(value: unknown, field: string): number {
+	if (typeof value === 'string' && value.trim() !== '') value = Number(value.trim());
+	if (typeof value !== 'number') {
+		throw new InvalidInput(field, `must be a number, but the value is ${isBlank(value) ? 'empty' : describe(value)}`);
+	}
+	if (!Number.isFinite(value)) throw new InvalidInput(field, `must be a finite number, not ${value}`);
+	return value;
+}
+
+/** A whole number above zero, e.g. an amount in minor units. */
+export function positiveInteger(value: unknown, field: string, max = Number.MAX_SAFE_INTEGER): number {
+	const number = toNumber(value, field);
+	if (!Number.isInteger(number)) {
+		throw new InvalidInput(field, `must be a whole number, not ${number}`, 'Amounts in minor units have no decimals: 10.50 USD is 1050.');
+	}
+	if (number <= 0) throw new InvalidInput(field, `must be greater than zero, not ${number}`);
+	if (number > max) throw new InvalidInput(field, `must be at most ${max}, not ${number}`);
+	return number;
+}
+
+/** A number (decimals allowed) within inclusive bounds. */
+export function numberInRange(value: unknown, field: string, min: number, max: number, unit = ''): number {
+	const number = toNumber(value, field);
+	const suffix = unit ? ` ${unit}` : '';
+	if (number < min || number > max) {
+		throw new InvalidInput(field, `must be between ${min} and ${max}${suffix}, not ${number}${suffix}`);
+	}
+	return number;
+}
+
+export function integerInRange(value: unknown, field: string, min: number, max: number): number {
+	const number = toNumber(value, field);
+	if (!Number.isInteger(number) || number < min || number > max) {
+		throw new InvalidInput(field, `must be a whole number from ${min} to ${max}, not ${number}`);
+	}
+	return number;
+}
+
+/** A calendar date written yyyy-mm-dd. */
+export function isoDate(value: unknown, field: string): string {
+	const text = requiredText(value, field, 10);
+	const match = ISO_DATE.exec(text);
+	const date = match ? new Date(Date.UTC(+match[1], +match[2] - 1, +match[3])) : undefined;
+	if (!match || !date || date.getUTCMonth() !== +match[2] - 1 || date.getUTCDate() !== +match[3]) {
+		throw new InvalidInput(field, `"${text}" is not a valid date written yyyy-mm-dd`);
+	}
+	return text;
+}
+
+const NOT_JSON = Symbol('not JSON');
+
+function parseJson(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return NOT_JSON;
+	}
+}
+
+/** A JSON object given as an object (expressions) or as JSON text (the JSON editor). */
+export function jsonObject(value: unknown, field: string): Record<string, unknown> {
+	if (typeof value === 'string') {
+		if (value.trim() === '') throw new InvalidInput(field, 'is required and cannot be blank');
+		const parsed = parseJson(value);
+		if (parsed === NOT_JSON) throw new InvalidInput(field, 'is not valid JSON');
+		value = parsed;
+	}
+	if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+		throw new InvalidInput(field, `must be a JSON object, but the value is ${describe(value)}`);
+	}
+	return value as Record<string, unknown>;
+}

@@ -1,0 +1,107 @@
+import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+export interface RequestSummary {
+	method: string;
+	endpoint: string;
+	/** A POST that moves money: payouts, swaps, card top-ups and withdrawals, card creation. */
+	movesMoney: boolean;
+	/** The reference the request carried, if any (named in "already submitted" errors). */
+	reference?: string;
+}
+
+export interface ServiceResponse {
+	statusCode: number;
+	body: unknown;
+	headers: Record<string, unknown>;
+}
+
+const MAYBE_DONE =
+	'The request may still have been carried out. Before running it again, check with Transaction → Get (or the card’s transaction list) so that nothing is paid twice.';
+
+/** The service's own words: `message` as a string, or a list of validation messages. */
+export function serviceMessage(body: unknown): string | undefined {
+	if (typeof body !== 'object' || body === null) return undefined;
+	const message = (body as IDataObject).message;
+	if (Array.isArray(message)) return message.map(String).join('; ');
+	if (typeof message === 'string' && message.trim() !== '') return message;
+	return undefined;
+}
+
+function retryAfter(headers: Record<string, unknown>): string | undefined {
+	const value = headers['retry-after'];
+	return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
+}
+
+function describeStatus(response: ServiceResponse, request: RequestSummary): string {
+	const { statusCode } = response;
+	if (statusCode === 401 || statusCode === 403) {
+		return 'Check the API Key and the Base URL in the Wallet Payments API credential.';
+	}
+	if (statusCode === 404) {
+		return 'The ID does not exist (or the Base URL points at the wrong service). Check the ID.';
+	}
+	if (statusCode === 409) {
+		return request.reference
+			? `Reference "${request.reference}" was already submitted, so the service refused to do it again. Nothing new was created. Use a new reference only if you really mean a new operation.`
+			: 'The service says this was already done. Nothing new was created.';
+	}
+	if (statusCode === 429) {
+		const wait = retryAfter(response.headers);
+		return wait
+			? `Rate limited by the service. Try again after ${wait} seconds.`
+			: 'Rate limited by the service. Try again later, or send fewer items at once.';
+	}
+	if (statusCode >= 500) {
+		return request.movesMoney
+			? `The service had a problem. ${MAYBE_DONE}`
+			: 'The service had a problem. Try again later.';
+	}
+	if (statusCode >= 200 && statusCode < 300) {
+		return 'The service answered without success. Nothing was reported as done.';
+	}
+	return 'The service rejected the request. Check the fields named in the message.';
+}
+
+/** A reply that is not a success envelope: non-2xx, `status: false`, or not JSON at all. */
+export function errorFromResponse(
+	node: INode,
+	response: ServiceResponse,
+	request: RequestSummary,
+): NodeApiError {
+	const { statusCode, body } = response;
+	const message =
+		serviceMessage(body) ??
+		(typeof body === 'string' && body.trim() !== ''
+			? `The service answered HTTP ${statusCode} with a body that is not JSON`
+			: `The service answered HTTP ${statusCode} with an empty or unexpected body`);
+	const httpCode = String(statusCode);
+	const prefix = request.reference && statusCode === 409 ? `Already submitted: ` : '';
+	return new NodeApiError(
+		node,
+		{ status: false, message, httpCode } as JsonObject,
+		{
+			message: `${prefix}${message} [HTTP ${httpCode}]`,
+			description: describeStatus(response, request),
+			httpCode,
+		},
+	);
+}
+
+/** No reply: refused connection, timeout, DNS failure, reset. */
+export function errorFromNetwork(node: INode, error: unknown, request: RequestSummary): NodeApiError {
+	const code = (error as { code?: string } | undefined)?.code ?? 'NETWORK_ERROR';
+	const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(String((error as Error)?.message));
+	const what = timedOut
+		? 'The service did not answer in time'
+		: code === 'ECONNREFUSED'
+			? 'Could not connect to the service (connection refused)'
+			: 'Could not reach the service';
+	const description = request.movesMoney
+		? `${timedOut ? MAYBE_DONE : 'Nothing was sent, or the connection broke before an answer.'} Check the Base URL in the credential.`
+		: 'Check the Base URL in the credential and that the service is reachable.';
+	return new NodeApiError(node, { message: what, code } as JsonObject, {
+		message: `${what} (${request.method} ${request.endpoint})`,
+		description,
+	});
+}

@@ -1,0 +1,99 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { errorFromNetwork, errorFromResponse, type RequestSummary } from './errors';
+
+export const CREDENTIAL_TYPE = 'walletPaymentsApi';
+
+export type WalletContext = IExecuteFunctions | ILoadOptionsFunctions;
+
+export interface RequestOptions {
+	body?: IDataObject;
+	qs?: IDataObject;
+	/** Money-moving POSTs get "may have been carried out" guidance on timeouts and 5xx. */
+	movesMoney?: boolean;
+}
+
+// One credential read per node run, not per item.
+const baseUrls = new WeakMap<object, Promise<string>>();
+
+async function readBaseUrl(context: WalletContext): Promise<string> {
+	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
+	const raw = typeof credentials.baseUrl === 'string' ? credentials.baseUrl.trim() : '';
+	if (!/^https?:\/\/[^/\s]+/i.test(raw)) {
+		throw new NodeOperationError(
+			context.getNode(),
+			'The Base URL in the Wallet Payments API credential must start with http:// or https://',
+		);
+	}
+	return raw.replace(/\/+$/, '');
+}
+
+function baseUrlOf(context: WalletContext): Promise<string> {
+	let url = baseUrls.get(context);
+	if (!url) {
+		url = readBaseUrl(context);
+		baseUrls.set(context, url);
+		url.catch(() => baseUrls.delete(context));
+	}
+	return url;
+}
+
+function parseBody(body: unknown): unknown {
+	if (typeof body !== 'string') return body;
+	try {
+		return JSON.parse(body);
+	} catch {
+		return body;
+	}
+}
+
+/**
+ * The one way this package talks to the service. Sends JSON with the credential's bearer key,
+ * never retries, and returns the envelope's `data`. Anything but a 2xx with `status: true`
+ * becomes a NodeApiError with the service's own message and HTTP code.
+ */
+export async function apiRequest(
+	this: WalletContext,
+	method: IHttpRequestMethods,
+	endpoint: string,
+	{ body, qs, movesMoney = false }: RequestOptions = {},
+): Promise<IDataObject> {
+	const url = `${await baseUrlOf(this)}${endpoint}`;
+	const summary: RequestSummary = {
+		method,
+		endpoint,
+		movesMoney,
+		reference: typeof body?.reference === 'string' ? body.reference : undefined,
+	};
+	const options: IHttpRequestOptions = {
+		method,
+		url,
+		headers: { accept: 'application/json' },
+		json: true,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+	};
+	if (body !== undefined) options.body = body;
+	if (qs !== undefined && Object.keys(qs).length > 0) options.qs = qs;
+
+	let response: { statusCode: number; body: unknown; headers: Record<string, unknown> };
+	try {
+		response = await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options);
+	} catch (error) {
+		throw errorFromNetwork(this.getNode(), error, summary);
+	}
+
+	const parsed = parseBody(response.body);
+	const ok = response.statusCode >= 200 && response.statusCode < 300;
+	if (!ok || typeof parsed !== 'object' || parsed === null || (parsed as IDataObject).status !== true) {
+		throw errorFromResponse(this.getNode(), { ...response, body: parsed }, summary);
+	}
+	return (parsed as IDataObject).data as IDataObject;
+}

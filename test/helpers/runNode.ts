@@ -1,0 +1,185 @@
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import type {
+	ExecutionError,
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	INodeTypes,
+	IRun,
+	IRunExecutionData,
+	IVersionedNodeType,
+	IWorkflowExecuteAdditionalData,
+} from 'n8n-workflow';
+import { createRunExecutionData, NodeConnectionTypes, Workflow } from 'n8n-workflow';
+
+import { WalletPayments } from '../../nodes/WalletPayments/WalletPayments.node';
+import { TestCredentialsHelper } from './credentials';
+
+export const WALLET_NODE_TYPE = 'n8n-nodes-wallet-payments.walletPayments';
+export const WALLET_NODE_NAME = 'Wallet Payments';
+const INPUT_NODE_TYPE = 'test.input';
+
+/** Emits the items the test gives, like any upstream node (Set, spreadsheet, …). */
+class InputNode implements INodeType {
+	description = {
+		displayName: 'Input',
+		name: 'input',
+		group: ['input'],
+		version: 1,
+		description: 'Test input',
+		defaults: { name: 'Input' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [],
+	} as INodeType['description'];
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return [this.getInputData()];
+	}
+}
+
+const nodeTypeInstances: Record<string, INodeType> = {
+	[WALLET_NODE_TYPE]: new WalletPayments(),
+	[INPUT_NODE_TYPE]: new InputNode(),
+};
+
+export const nodeTypes: INodeTypes = {
+	getByName(type: string): INodeType | IVersionedNodeType {
+		return this.getByNameAndVersion(type);
+	},
+	getByNameAndVersion(type: string): INodeType {
+		const nodeType = nodeTypeInstances[type];
+		if (!nodeType) throw new Error(`Unknown node type ${type}`);
+		return nodeType;
+	},
+	getKnownTypes() {
+		return {};
+	},
+};
+
+export interface TestCredentials {
+	apiKey: string;
+	baseUrl: string;
+	webhookSecret?: string;
+}
+
+export interface RunOptions {
+	parameters: INodeParameters;
+	credentials: TestCredentials;
+	/** Input items (plain JSON objects); one empty item by default. */
+	items?: IDataObject[];
+	continueOnFail?: boolean;
+}
+
+export interface RunResult {
+	/** The Wallet Payments node's output items (empty when it failed). */
+	items: INodeExecutionData[];
+	/** The node's error when the execution stopped on it. */
+	error?: ExecutionError;
+	run: IRun;
+}
+
+function additionalDataFor(credentials: TestCredentials, hooks: ExecutionLifecycleHooks) {
+	return {
+		hooks,
+		credentialsHelper: new TestCredentialsHelper({ walletPaymentsApi: { ...credentials } }),
+		executeWorkflow: async () => {
+			throw new Error('Sub-workflows are not used in these tests');
+		},
+		restApiUrl: 'http://127.0.0.1:5678/rest',
+		instanceBaseUrl: 'http://127.0.0.1:5678/',
+		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
+		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
+		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
+		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
+		currentNodeParameters: undefined,
+		executionTimeoutTimestamp: undefined,
+		userId: 'test-user',
+		variables: {},
+		setExecutionStatus: () => {},
+		sendDataToUI: () => {},
+		logAiEvent: () => {},
+		startRunnerTask: async () => {
+			throw new Error('Code runners are not used in these tests');
+		},
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+/**
+ * Runs Input → Wallet Payments through n8n-core's WorkflowExecute: the real parameter
+ * resolution, request helpers (httpRequestWithAuthentication over real HTTP), paired items and
+ * Continue On Fail handling that n8n itself uses.
+ */
+export async function runWalletNode(options: RunOptions): Promise<RunResult> {
+	const items = options.items ?? [{}];
+	const walletNode: INode = {
+		id: 'wallet-node',
+		name: WALLET_NODE_NAME,
+		type: WALLET_NODE_TYPE,
+		typeVersion: 1,
+		position: [200, 0],
+		parameters: options.parameters,
+		credentials: { walletPaymentsApi: { id: '1', name: 'Wallet Payments account' } },
+		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+	};
+	const inputNode: INode = {
+		id: 'input-node',
+		name: 'Input',
+		type: INPUT_NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+	const workflow = new Workflow({
+		id: 'test-workflow',
+		name: 'test',
+		nodes: [inputNode, walletNode],
+		connections: {
+			Input: { main: [[{ node: WALLET_NODE_NAME, type: NodeConnectionTypes.Main, index: 0 }]] },
+		},
+		nodeTypes,
+		active: false,
+		settings: {},
+	});
+
+	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', {
+		id: 'test-workflow',
+		name: 'test',
+		nodes: workflow.nodes ? Object.values(workflow.nodes) : [],
+		connections: {},
+		active: false,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+		isArchived: false,
+		activeVersionId: null,
+	} as never);
+	let resolveFinished: (run: IRun) => void = () => {};
+	const finished = new Promise<IRun>((resolve) => (resolveFinished = resolve));
+	hooks.addHandler('workflowExecuteAfter', (run) => resolveFinished(run));
+
+	const runExecutionData: IRunExecutionData = createRunExecutionData({
+		executionData: {
+			nodeExecutionStack: [
+				{
+					node: inputNode,
+					data: { main: [items.map((json) => ({ json }))] },
+					source: null,
+				},
+			],
+		},
+	});
+
+	const execute = new WorkflowExecute(additionalDataFor(options.credentials, hooks), 'manual', runExecutionData);
+	await execute.processRunExecutionData(workflow);
+	const run = await finished;
+
+	const taskData = run.data.resultData.runData[WALLET_NODE_NAME]?.[0];
+	return {
+		items: taskData?.data?.main?.[0] ?? [],
+		error: taskData?.error ?? run.data.resultData.error,
+		run,
+	};
+}
