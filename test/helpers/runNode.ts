@@ -60,6 +60,8 @@ export const nodeTypes: INodeTypes = {
 	},
 };
 
+let executionCounter = 0;
+
 export interface TestCredentials {
 	apiKey: string;
 	baseUrl: string;
@@ -72,6 +74,10 @@ export interface RunOptions {
 	/** Input items (plain JSON objects); one empty item by default. */
 	items?: IDataObject[];
 	continueOnFail?: boolean;
+	/** n8n's execution ID; pass the same one to imitate Retry On Fail within one execution. */
+	executionId?: string;
+	/** Node ID in the workflow (stable across executions of the same workflow). */
+	nodeId?: string;
 }
 
 export interface RunResult {
@@ -82,9 +88,10 @@ export interface RunResult {
 	run: IRun;
 }
 
-function additionalDataFor(credentials: TestCredentials, hooks: ExecutionLifecycleHooks) {
+function additionalDataFor(credentials: TestCredentials, hooks: ExecutionLifecycleHooks, executionId: string) {
 	return {
 		hooks,
+		executionId,
 		credentialsHelper: new TestCredentialsHelper({ walletPaymentsApi: { ...credentials } }),
 		executeWorkflow: async () => {
 			throw new Error('Sub-workflows are not used in these tests');
@@ -115,8 +122,9 @@ function additionalDataFor(credentials: TestCredentials, hooks: ExecutionLifecyc
  */
 export async function runWalletNode(options: RunOptions): Promise<RunResult> {
 	const items = options.items ?? [{}];
+	const executionId = options.executionId ?? String(++executionCounter);
 	const walletNode: INode = {
-		id: 'wallet-node',
+		id: options.nodeId ?? 'wallet-node',
 		name: WALLET_NODE_NAME,
 		type: WALLET_NODE_TYPE,
 		typeVersion: 1,
@@ -145,7 +153,7 @@ export async function runWalletNode(options: RunOptions): Promise<RunResult> {
 		settings: {},
 	});
 
-	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', {
+	const hooks = new ExecutionLifecycleHooks('manual', executionId, {
 		id: 'test-workflow',
 		name: 'test',
 		nodes: workflow.nodes ? Object.values(workflow.nodes) : [],
@@ -172,7 +180,11 @@ export async function runWalletNode(options: RunOptions): Promise<RunResult> {
 		},
 	});
 
-	const execute = new WorkflowExecute(additionalDataFor(options.credentials, hooks), 'manual', runExecutionData);
+	const execute = new WorkflowExecute(
+		additionalDataFor(options.credentials, hooks, executionId),
+		'manual',
+		runExecutionData,
+	);
 	await execute.processRunExecutionData(workflow);
 	const run = await finished;
 
