@@ -3,8 +3,10 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
+	testPathIgnorePatterns: ['/node_modules/', '\\.e2e\\.test\\.ts$'],
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
 	},
+	reporters: ['default', '<rootDir>/test/reporters/summary-line.js'],
 	testTimeout: 30000,
 };
