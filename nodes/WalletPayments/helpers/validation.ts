@@ -75,7 +75,13 @@ export function optionalEmail(value: unknown, field: string): string | undefined
 }
 
 function toNumber(value: unknown, field: string): number {
-	if (typeof value === 'string' && value.trim() !== '') value = Number(value.trim());
+	if (typeof value === 'string' && value.trim() !== '') {
+		const text = value.trim();
+		value = Number(text);
+		if (Number.isNaN(value)) {
+			throw new InvalidInput(field, `must be a number, but the value is the text "${text.slice(0, 40)}"`);
+		}
+	}
 	if (typeof value !== 'number') {
 		throw new InvalidInput(field, `must be a number, but the value is ${isBlank(value) ? 'empty' : describe(value)}`);
 	}
@@ -145,4 +151,35 @@ export function jsonObject(value: unknown, field: string): Record<string, unknow
 		throw new InvalidInput(field, `must be a JSON object, but the value is ${describe(value)}`);
 	}
 	return value as Record<string, unknown>;
+}
+
+const CURRENCY_CODE = /^[A-Za-z]{3}$/;
+const COUNTRY_CODE = /^[A-Za-z]{2}$/;
+const HTTP_URL = /^https?:\/\/[^\s/?#]+[^\s]*$/i;
+
+/** A three-letter currency code (USD, NGN, …), returned in upper case. */
+export function currencyCode(value: unknown, field: string): string {
+	const text = requiredText(value, field, 10);
+	if (!CURRENCY_CODE.test(text)) {
+		throw new InvalidInput(field, `"${text}" is not a three-letter currency code`, 'Use an ISO 4217 code such as USD, NGN or KES.');
+	}
+	return text.toUpperCase();
+}
+
+/** A two-letter country code (KE, NG, …), returned in upper case. */
+export function countryCode(value: unknown, field: string): string {
+	const text = requiredText(value, field, 10);
+	if (!COUNTRY_CODE.test(text)) {
+		throw new InvalidInput(field, `"${text}" is not a two-letter country code`, 'Use an ISO 3166-1 alpha-2 code such as KE, NG or GH.');
+	}
+	return text.toUpperCase();
+}
+
+/** An absolute http(s) address, e.g. a callback URL. */
+export function httpUrl(value: unknown, field: string): string {
+	const text = requiredText(value, field, 2048);
+	if (!HTTP_URL.test(text)) {
+		throw new InvalidInput(field, `"${text}" is not an http:// or https:// address`);
+	}
+	return text;
 }

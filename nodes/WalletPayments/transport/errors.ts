@@ -88,19 +88,38 @@ export function errorFromResponse(
 	);
 }
 
-/** No reply: refused connection, timeout, DNS failure, reset. */
+const NETWORK_CODES = /\b(ECONNREFUSED|ECONNRESET|ECONNABORTED|ETIMEDOUT|ESOCKETTIMEDOUT|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|EPIPE)\b/;
+
+/** n8n's request helper wraps network failures; the system code may sit on the error or its cause. */
+function networkCode(error: unknown): string | undefined {
+	const candidates = [error, (error as { cause?: unknown })?.cause];
+	for (const candidate of candidates) {
+		const code = (candidate as { code?: unknown } | undefined)?.code;
+		if (typeof code === 'string' && NETWORK_CODES.test(code)) return code;
+	}
+	return NETWORK_CODES.exec(String((error as Error | undefined)?.message ?? ''))?.[1];
+}
+
+/**
+ * No reply: refused connection, timeout, DNS failure, reset. A fresh error is built from the
+ * code alone, so nothing of the request (its Authorization header) travels with it.
+ */
 export function errorFromNetwork(node: INode, error: unknown, request: RequestSummary): NodeApiError {
-	const code = (error as { code?: string } | undefined)?.code ?? 'NETWORK_ERROR';
-	const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(String((error as Error)?.message));
+	const code = networkCode(error);
+	const timedOut =
+		code === 'ECONNABORTED' ||
+		code === 'ETIMEDOUT' ||
+		code === 'ESOCKETTIMEDOUT' ||
+		/timeout|timed out/i.test(String((error as Error | undefined)?.message ?? ''));
 	const what = timedOut
 		? 'The service did not answer in time'
 		: code === 'ECONNREFUSED'
 			? 'Could not connect to the service (connection refused)'
 			: 'Could not reach the service';
 	const description = request.movesMoney
-		? `${timedOut ? MAYBE_DONE : 'Nothing was sent, or the connection broke before an answer.'} Check the Base URL in the credential.`
+		? `${timedOut ? MAYBE_DONE : 'The connection failed before an answer came. ' + MAYBE_DONE} Check the Base URL in the credential.`
 		: 'Check the Base URL in the credential and that the service is reachable.';
-	return new NodeApiError(node, { message: what, code } as JsonObject, {
+	return new NodeApiError(node, { message: what, networkCode: code ?? 'unknown' } as JsonObject, {
 		message: `${what} (${request.method} ${request.endpoint})`,
 		description,
 	});

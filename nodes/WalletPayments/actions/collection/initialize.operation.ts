@@ -1,13 +1,133 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
+import { REFERENCE_HINT, referenceOrDerived } from '../../helpers/reference';
+import {
+	countryCode,
+	currencyCode,
+	InvalidInput,
+	optionalText,
+	positiveInteger,
+	requiredEmail,
+} from '../../helpers/validation';
+import { apiRequest } from '../../transport/request';
 
-// STUB: to be replaced by the real operation.
-const properties: INodeProperties[] = [];
+const properties: INodeProperties[] = [
+	{
+		displayName: 'API Version',
+		name: 'apiVersion',
+		type: 'options',
+		options: [
+			{ name: 'V1', value: 'v1', description: 'POST /api/v1/wallets/collections/initialize (older path)' },
+			{ name: 'V2', value: 'v2', description: 'POST /api/v2/wallets/collections/initialize' },
+		],
+		default: 'v2',
+		description: 'Which version of the endpoint to call. Both take the same fields.',
+	},
+	{
+		displayName: 'Country',
+		name: 'country',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'NG',
+		description: 'Two-letter code of the country the customer pays from',
+	},
+	{
+		displayName: 'Currency',
+		name: 'currency',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'NGN',
+		description: 'Three-letter code of the currency to collect',
+	},
+	{
+		displayName: 'Customer Email',
+		name: 'customerEmail',
+		type: 'string',
+		placeholder: 'name@email.com',
+		required: true,
+		default: '',
+		description: 'Email of the customer who pays',
+	},
+	{
+		displayName: 'Amount (Minor Units)',
+		name: 'amount',
+		type: 'number',
+		required: true,
+		default: 0,
+		description: 'The amount to collect, in minor units of the currency (cents, kobo): 1 NGN is 100, 2,500.00 NGN is 250000',
+	},
+	{
+		displayName: 'Reference',
+		name: 'reference',
+		type: 'string',
+		default: '',
+		description: 'Your unique reference for this collection; the service refuses a reference it has seen before',
+		hint: REFERENCE_HINT,
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Account Name',
+				name: 'accountName',
+				type: 'string',
+				default: '',
+				description: 'Account name to request for the receiving account (sent as payload.accountName)',
+			},
+			{
+				displayName: 'Bank Name',
+				name: 'bankName',
+				type: 'string',
+				default: '',
+				description: 'Bank to issue the receiving account at (sent as payload.type)',
+			},
+			{
+				displayName: 'Description',
+				name: 'description',
+				type: 'string',
+				default: '',
+				description: 'What the collection is for',
+			},
+		],
+	},
+];
 
 export const description = forOperation('collection', 'initialize', properties);
 
-export async function execute(this: IExecuteFunctions, _itemIndex: number): Promise<INodeExecutionData[]> {
-	throw new NodeOperationError(this.getNode(), 'Not implemented yet');
+const PATHS: Record<string, string> = {
+	v1: '/api/v1/wallets/collections/initialize',
+	v2: '/api/v2/wallets/collections/initialize',
+};
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const version = this.getNodeParameter('apiVersion', itemIndex, 'v2') as string;
+	const path = PATHS[version];
+	if (!path) throw new InvalidInput('API Version', `"${version}" is not v1 or v2`);
+
+	const body: IDataObject = {
+		country: countryCode(this.getNodeParameter('country', itemIndex), 'Country'),
+		currency: currencyCode(this.getNodeParameter('currency', itemIndex), 'Currency'),
+		customerEmail: requiredEmail(this.getNodeParameter('customerEmail', itemIndex), 'Customer Email'),
+		amount: positiveInteger(this.getNodeParameter('amount', itemIndex), 'Amount (Minor Units)'),
+		reference: referenceOrDerived(this, itemIndex, this.getNodeParameter('reference', itemIndex, '')),
+	};
+	const descriptionText = optionalText(additional.description, 'Description');
+	if (descriptionText !== undefined) body.description = descriptionText;
+	const payload: IDataObject = {};
+	const bankName = optionalText(additional.bankName, 'Bank Name', 200);
+	const accountName = optionalText(additional.accountName, 'Account Name', 200);
+	if (bankName !== undefined) payload.type = bankName;
+	if (accountName !== undefined) payload.accountName = accountName;
+	if (Object.keys(payload).length > 0) body.payload = payload;
+
+	const collection = await apiRequest.call(this, 'POST', path, { body });
+	return this.helpers.returnJsonArray(collection);
 }

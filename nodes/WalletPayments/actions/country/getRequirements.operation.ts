@@ -1,13 +1,30 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
+import { countryCode } from '../../helpers/validation';
+import { apiRequest } from '../../transport/request';
 
-// STUB: to be replaced by the real operation.
-const properties: INodeProperties[] = [];
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Country Code',
+		name: 'countryCode',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'KE',
+		description: 'Two-letter code of the payout country (ISO 3166-1 alpha-2)',
+		hint: 'The answer lists, per destination type, the fields a beneficiary in this country needs',
+	},
+];
 
 export const description = forOperation('country', 'getRequirements', properties);
 
-export async function execute(this: IExecuteFunctions, _itemIndex: number): Promise<INodeExecutionData[]> {
-	throw new NodeOperationError(this.getNode(), 'Not implemented yet');
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const code = countryCode(this.getNodeParameter('countryCode', itemIndex), 'Country Code');
+	const requirements = await apiRequest.call(
+		this,
+		'GET',
+		`/api/v1/wallets/payout/supported-countries/${encodeURIComponent(code)}`,
+	);
+	return this.helpers.returnJsonArray(requirements);
 }

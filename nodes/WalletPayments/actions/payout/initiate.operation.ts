@@ -1,13 +1,168 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { destinationProperties, readDestination } from '../../helpers/destination';
 import { forOperation } from '../../helpers/displayOptions';
+import {
+	countryCode,
+	currencyCode,
+	InvalidInput,
+	positiveInteger,
+	requiredEmail,
+	requiredText,
+} from '../../helpers/validation';
+import { apiRequest } from '../../transport/request';
 
-// STUB: to be replaced by the real operation.
-const properties: INodeProperties[] = [];
+const INLINE = { beneficiaryMode: ['inline'] };
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Do not turn on Retry On Fail for this operation: the API takes no reference here, so a retried request could pay twice. If it fails, check with Transaction → Get before running it again.',
+		name: 'retryNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Amount (Minor Units)',
+		name: 'amount',
+		type: 'number',
+		required: true,
+		default: 0,
+		description:
+			'The amount to send, in minor units of the source wallet currency (cents): 1 USD is 100, 10.50 USD is 1050',
+	},
+	{
+		displayName: 'Source Wallet Currency',
+		name: 'sourceWalletCurrency',
+		type: 'string',
+		required: true,
+		default: 'USD',
+		placeholder: 'USD',
+		description: 'Three-letter code of the wallet to debit',
+	},
+	{
+		displayName: 'Customer Email',
+		name: 'customerEmail',
+		type: 'string',
+		placeholder: 'name@email.com',
+		required: true,
+		default: '',
+		description: 'Email of the customer this payout is for',
+	},
+	{
+		displayName: 'Description',
+		name: 'description',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'The purpose of the payout',
+	},
+	{
+		displayName: 'Beneficiary',
+		name: 'beneficiaryMode',
+		type: 'options',
+		options: [
+			{
+				name: 'By ID',
+				value: 'id',
+				description: 'A beneficiary saved with Beneficiary → Create',
+			},
+			{
+				name: 'Inline',
+				value: 'inline',
+				description: 'Give the country, currency and destination account here',
+			},
+		],
+		default: 'id',
+		description: 'Who receives the money: a saved beneficiary, or one described here',
+	},
+	{
+		displayName: 'Beneficiary ID',
+		name: 'beneficiaryId',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'The ID of a saved beneficiary, as returned by Beneficiary → Create or Get Many',
+		displayOptions: { show: { beneficiaryMode: ['id'] } },
+	},
+	{
+		displayName: 'Beneficiary Country',
+		name: 'country',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'KE',
+		description: 'Two-letter code of the country the money is paid out in',
+		displayOptions: { show: INLINE },
+	},
+	{
+		displayName: 'Beneficiary Currency',
+		name: 'currency',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'KES',
+		description: 'Three-letter code of the currency the beneficiary receives',
+		displayOptions: { show: INLINE },
+	},
+	...destinationProperties(INLINE),
+];
 
 export const description = forOperation('payout', 'initiate', properties);
 
-export async function execute(this: IExecuteFunctions, _itemIndex: number): Promise<INodeExecutionData[]> {
-	throw new NodeOperationError(this.getNode(), 'Not implemented yet');
+/** Keys that identify a saved beneficiary; an inline beneficiary carrying one is both at once. */
+const ID_KEYS = ['id', 'beneficiaryId'];
+
+const BOTH = 'give either a beneficiary ID or an inline beneficiary, not both';
+
+/**
+ * Exactly one of `beneficiaryId` and `beneficiary` (contract 4.1, rule 1), checked before
+ * any request: neither, or both (e.g. an inline JSON destination that also carries an ID), fail.
+ */
+function readBeneficiary(context: IExecuteFunctions, itemIndex: number): IDataObject {
+	const mode = context.getNodeParameter('beneficiaryMode', itemIndex) as string;
+	if (mode === 'id') {
+		const id = context.getNodeParameter('beneficiaryId', itemIndex, '');
+		if (typeof id === 'object' && id !== null) {
+			throw new InvalidInput('Beneficiary ID', `must be an ID (text), but the value is an object; ${BOTH}`, 'In an expression, pick the ID field, e.g. {{ $json.id }}.');
+		}
+		if (id === undefined || id === null || (typeof id === 'string' && id.trim() === '')) {
+			throw new InvalidInput('Beneficiary', 'neither a beneficiary ID nor an inline beneficiary was given; exactly one is needed');
+		}
+		return { beneficiaryId: requiredText(id, 'Beneficiary ID', 100) };
+	}
+	if (mode !== 'inline') {
+		throw new InvalidInput('Beneficiary', `"${String(mode)}" is not By ID or Inline; exactly one beneficiary is needed`);
+	}
+	const beneficiary: IDataObject = {
+		country: countryCode(context.getNodeParameter('country', itemIndex), 'Beneficiary Country'),
+		currency: currencyCode(context.getNodeParameter('currency', itemIndex), 'Beneficiary Currency'),
+		destination: readDestination(context, itemIndex),
+	};
+	const destination = beneficiary.destination as IDataObject;
+	for (const key of ID_KEYS) {
+		if (destination[key] !== undefined && destination[key] !== null && destination[key] !== '') {
+			throw new InvalidInput('Beneficiary', `the inline destination carries "${key}"; ${BOTH}`, 'To pay a saved beneficiary, choose Beneficiary: By ID.');
+		}
+	}
+	return { beneficiary };
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const body: IDataObject = {
+		amount: positiveInteger(this.getNodeParameter('amount', itemIndex), 'Amount (Minor Units)'),
+		sourceWalletCurrency: currencyCode(
+			this.getNodeParameter('sourceWalletCurrency', itemIndex, 'USD'),
+			'Source Wallet Currency',
+		),
+		customerEmail: requiredEmail(this.getNodeParameter('customerEmail', itemIndex), 'Customer Email'),
+		description: requiredText(this.getNodeParameter('description', itemIndex), 'Description'),
+		...readBeneficiary(this, itemIndex),
+	};
+
+	const payout = await apiRequest.call(this, 'POST', '/api/v2/wallets/payout/initialize', {
+		body,
+		movesMoney: true,
+	});
+	return this.helpers.returnJsonArray(payout);
 }

@@ -1,13 +1,106 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
+import { REFERENCE_HINT, referenceOrDerived } from '../../helpers/reference';
+import {
+	currencyCode,
+	httpUrl,
+	INT32_MAX,
+	positiveInteger,
+	requiredEmail,
+	requiredText,
+} from '../../helpers/validation';
+import { apiRequest } from '../../transport/request';
 
-// STUB: to be replaced by the real operation.
-const properties: INodeProperties[] = [];
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Two steps: this creates the payout, then Payout → Finalize (Legacy) with the returned ID must confirm it within about 4 minutes, before the rate moves',
+		name: 'legacyNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Amount (Minor Units)',
+		name: 'amount',
+		type: 'number',
+		required: true,
+		default: 0,
+		description: `The amount to send, in minor units of the source wallet currency (cents): 1 USD is 100, 10.50 USD is 1050. At most ${INT32_MAX}.`,
+	},
+	{
+		displayName: 'Source Wallet Currency',
+		name: 'sourceWalletCurrency',
+		type: 'string',
+		required: true,
+		default: 'USD',
+		placeholder: 'USD',
+		description: 'Three-letter code of the wallet to debit',
+	},
+	{
+		displayName: 'Beneficiary ID',
+		name: 'beneficiaryId',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'The ID of a saved beneficiary, as returned by Beneficiary → Create or Get Many',
+	},
+	{
+		displayName: 'Customer Email',
+		name: 'customerEmail',
+		type: 'string',
+		placeholder: 'name@email.com',
+		required: true,
+		default: '',
+		description: 'Email of the customer this payout is for',
+	},
+	{
+		displayName: 'Description',
+		name: 'description',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'The purpose of the payout',
+	},
+	{
+		displayName: 'Callback URL',
+		name: 'callbackUrl',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'https://your-n8n.example.com/webhook/…',
+		description: 'Where the service sends this payout’s status events. The API requires it.',
+		hint: 'Paste the Production URL of a Wallet Payments Trigger node here to receive the payout’s success or failure',
+	},
+	{
+		displayName: 'Reference',
+		name: 'reference',
+		type: 'string',
+		default: '',
+		description: 'Your unique reference for this payout; the service refuses a reference it has seen before',
+		hint: REFERENCE_HINT,
+	},
+];
 
 export const description = forOperation('payout', 'initiateLegacy', properties);
 
-export async function execute(this: IExecuteFunctions, _itemIndex: number): Promise<INodeExecutionData[]> {
-	throw new NodeOperationError(this.getNode(), 'Not implemented yet');
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const body: IDataObject = {
+		amount: positiveInteger(this.getNodeParameter('amount', itemIndex), 'Amount (Minor Units)', INT32_MAX),
+		reference: referenceOrDerived(this, itemIndex, this.getNodeParameter('reference', itemIndex, '')),
+		customerEmail: requiredEmail(this.getNodeParameter('customerEmail', itemIndex), 'Customer Email'),
+		description: requiredText(this.getNodeParameter('description', itemIndex), 'Description'),
+		beneficiaryId: requiredText(this.getNodeParameter('beneficiaryId', itemIndex), 'Beneficiary ID', 100),
+		sourceWalletCurrency: currencyCode(
+			this.getNodeParameter('sourceWalletCurrency', itemIndex, 'USD'),
+			'Source Wallet Currency',
+		),
+		callbackUrl: httpUrl(this.getNodeParameter('callbackUrl', itemIndex), 'Callback URL'),
+	};
+
+	const payout = await apiRequest.call(this, 'POST', '/api/v1/wallets/payout/initialize', {
+		body,
+		movesMoney: true,
+	});
+	return this.helpers.returnJsonArray(payout);
 }

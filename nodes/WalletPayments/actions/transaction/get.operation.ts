@@ -1,13 +1,29 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
+import { requiredText } from '../../helpers/validation';
+import { apiRequest } from '../../transport/request';
 
-// STUB: to be replaced by the real operation.
-const properties: INodeProperties[] = [];
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Transaction ID',
+		name: 'transactionId',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'The ID of a payout, collection or swap transaction',
+		hint: 'The answer gives amounts in major units as text (e.g. "10.50")',
+	},
+];
 
 export const description = forOperation('transaction', 'get', properties);
 
-export async function execute(this: IExecuteFunctions, _itemIndex: number): Promise<INodeExecutionData[]> {
-	throw new NodeOperationError(this.getNode(), 'Not implemented yet');
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const transactionId = requiredText(this.getNodeParameter('transactionId', itemIndex), 'Transaction ID', 100);
+	const transaction = await apiRequest.call(
+		this,
+		'GET',
+		`/api/v2/transactions/${encodeURIComponent(transactionId)}`,
+	);
+	return this.helpers.returnJsonArray(transaction);
 }

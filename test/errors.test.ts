@@ -1,0 +1,90 @@
+import type { NodeApiError } from 'n8n-workflow';
+
+import { useSandbox } from './helpers/sandbox';
+
+const fixture = useSandbox();
+
+const createCustomer = {
+	resource: 'customer',
+	operation: 'create',
+	firstName: '={{ $json.first }}',
+	lastName: 'Doe',
+	email: '={{ $json.email }}',
+};
+const listCustomers = { resource: 'customer', operation: 'getAll', returnAll: true };
+
+describe('API failures become NodeApiErrors with the service’s message and HTTP code', () => {
+	const cases: Array<[string, { status: number; body?: unknown; headers?: Record<string, string> }, RegExp, RegExp]> = [
+		['400 with a string message', { status: 400, body: { status: false, message: 'email is invalid' } }, /^email is invalid \[HTTP 400\]$/, /rejected the request/],
+		['400 with an array of messages', { status: 400, body: { status: false, message: ['firstName is required', 'email must be an email'] } }, /^firstName is required; email must be an email \[HTTP 400\]$/, /rejected/],
+		['401', { status: 401, body: { status: false, message: 'Invalid API key' } }, /^Invalid API key \[HTTP 401\]$/, /API Key and the Base URL/],
+		['403', { status: 403, body: { status: false, message: 'Forbidden' } }, /^Forbidden \[HTTP 403\]$/, /API Key and the Base URL/],
+		['404', { status: 404, body: { status: false, message: 'Customer not found' } }, /^Customer not found \[HTTP 404\]$/, /ID does not exist/],
+		['429 with Retry-After', { status: 429, body: { status: false, message: 'Too many requests' }, headers: { 'retry-after': '30' } }, /^Too many requests \[HTTP 429\]$/, /after 30 seconds/],
+		['500', { status: 500, body: { status: false, message: 'Internal error' } }, /^Internal error \[HTTP 500\]$/, /service had a problem/],
+		['a 200 whose status is false', { status: 200, body: { status: false, message: 'Customer could not be created' } }, /^Customer could not be created \[HTTP 200\]$/, /without success/],
+		['an HTML body', { status: 502, body: '<html><body>Bad gateway</body></html>' }, /not JSON \[HTTP 502\]$/, /service had a problem/],
+	];
+
+	test.each(cases)('%s', async (_name, failure, message, description) => {
+		fixture.sandbox.injectFailure({ method: 'POST', path: '/api/v2/customers', ...failure });
+		const result = await fixture.run(createCustomer, { items: [{ first: 'Ann', email: 'ann@example.com' }] });
+		const error = result.error as NodeApiError;
+		expect(error).toBeDefined();
+		expect(error.name).toBe('NodeApiError');
+		expect(error.message).toMatch(message);
+		expect(error.description).toMatch(description);
+		expect(error.httpCode).toBe(String(failure.status));
+		expect(result.items).toEqual([]);
+	});
+
+	test('a refused connection names the problem and the endpoint', async () => {
+		const result = await fixture.run(listCustomers, { credentials: { baseUrl: 'http://127.0.0.1:9' } });
+		expect(result.error?.message).toBe('Could not connect to the service (connection refused) (GET /api/v2/customers)');
+		expect(result.error?.description).toMatch(/Base URL/);
+	});
+
+	test('a Base URL without http(s) is refused before any request', async () => {
+		const result = await fixture.run(listCustomers, { credentials: { baseUrl: 'api.example.com' } });
+		expect(result.error?.message).toMatch(/Base URL .* must start with http/);
+		expect(fixture.apiRequests()).toHaveLength(0);
+	});
+});
+
+describe('Continue On Fail', () => {
+	test('a mixed batch gives exactly one output per input, paired and in order', async () => {
+		// Item 0 fails at the service (injected once), item 1 fails validation and sends nothing.
+		const items = [
+			{ first: 'Ann', email: 'ann@example.com' },
+			{ first: 'Bob', email: 'not-an-email' },
+			{ first: 'Cid', email: 'cid@example.com' },
+			{ first: 'Dee', email: 'dee@example.com' },
+		];
+		fixture.sandbox.injectFailure({ method: 'POST', path: '/api/v2/customers', status: 500, body: { status: false, message: 'Boom' } });
+		const result = await fixture.run(createCustomer, { items, continueOnFail: true });
+
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+		expect(result.items[0].json).toEqual({ error: 'Boom [HTTP 500]', description: expect.any(String), httpCode: '500' });
+		expect(result.items[1].json.error).toBe('Invalid "Email": "not-an-email" does not look like an email address (name@example.com) (item 1)');
+		expect(result.items[2].json).toMatchObject({ firstName: 'Cid', email: 'cid@example.com' });
+		expect(result.items[3].json).toMatchObject({ firstName: 'Dee', email: 'dee@example.com' });
+		// The invalid item never reached the service; the failed one was not retried.
+		expect(fixture.apiRequests().map((request) => (request.body as { email: string }).email)).toEqual([
+			'ann@example.com',
+			'cid@example.com',
+			'dee@example.com',
+		]);
+	});
+
+	test('without Continue On Fail the first failure stops the node and names the item', async () => {
+		const result = await fixture.run(createCustomer, {
+			items: [
+				{ first: 'Ann', email: 'ann@example.com' },
+				{ first: '', email: 'bob@example.com' },
+			],
+		});
+		expect(result.error?.message).toBe('Invalid "First Name": is required and cannot be blank (item 1)');
+		expect(fixture.apiRequests()).toHaveLength(1);
+	});
+});

@@ -1,0 +1,413 @@
+import type { IDataObject, INodeParameters, NodeApiError } from 'n8n-workflow';
+
+import { useSandbox } from '../helpers/sandbox';
+import { createBeneficiary, ISO_TIMESTAMP, KENYA_MOBILE_MONEY, movableClock, UUID } from './wallet-support';
+
+const clock = movableClock();
+const fixture = useSandbox({ now: clock.now });
+
+beforeEach(() => clock.reset());
+
+const CALLBACK_URL = 'https://n8n.example.com/webhook/wallet-events';
+
+/** The payout transaction (contract 2.4) as both initialize calls answer it. */
+function payoutTransaction(fields: IDataObject): IDataObject {
+	return {
+		id: UUID,
+		createdAt: ISO_TIMESTAMP,
+		updatedAt: ISO_TIMESTAMP,
+		companyId: UUID,
+		customerId: UUID,
+		type: 'debit',
+		channel: 'payout',
+		status: 'initiated',
+		...fields,
+	};
+}
+
+function initiate(overrides: INodeParameters = {}): INodeParameters {
+	return {
+		resource: 'payout',
+		operation: 'initiate',
+		amount: 1050,
+		sourceWalletCurrency: 'USD',
+		customerEmail: 'ann@example.com',
+		description: 'Invoice 42',
+		...overrides,
+	};
+}
+
+function initiateLegacy(overrides: INodeParameters = {}): INodeParameters {
+	return {
+		resource: 'payout',
+		operation: 'initiateLegacy',
+		amount: 1050,
+		sourceWalletCurrency: 'USD',
+		customerEmail: 'ann@example.com',
+		description: 'Invoice 42',
+		callbackUrl: CALLBACK_URL,
+		...overrides,
+	};
+}
+
+const finalizeLegacy = (transactionId: string): INodeParameters => ({
+	resource: 'payout',
+	operation: 'finalizeLegacy',
+	transactionId,
+});
+
+describe('Payout → Initiate', () => {
+	test('pays a saved beneficiary by ID: exact request and output', async () => {
+		const beneficiary = await createBeneficiary(fixture);
+		const result = await fixture.run(initiate({ beneficiaryMode: 'id', beneficiaryId: beneficiary.id as string, sourceWalletCurrency: 'usd' }));
+
+		expect(result.error).toBeUndefined();
+		const requests = fixture.apiRequests();
+		expect(requests).toHaveLength(1);
+		expect(requests[0]).toMatchObject({ method: 'POST', path: '/api/v2/wallets/payout/initialize' });
+		expect(requests[0].headers.authorization).toBe('Bearer sk_test_sandbox');
+		expect(requests[0].headers['content-type']).toMatch(/^application\/json/);
+		expect(requests[0].body).toEqual({
+			amount: 1050,
+			sourceWalletCurrency: 'USD',
+			customerEmail: 'ann@example.com',
+			description: 'Invoice 42',
+			beneficiaryId: beneficiary.id,
+		});
+
+		expect(result.items).toHaveLength(1);
+		expect(result.items[0].pairedItem).toEqual({ item: 0 });
+		expect(result.items[0].json).toEqual(
+			payoutTransaction({
+				centFees: 11,
+				fees: 0.11,
+				reference: expect.stringMatching(/^PAY-/),
+				description: 'Invoice 42',
+				action: 'usd_account_payout',
+				amount: 10.5,
+				centAmount: 1050,
+				spotPrice: 130,
+			}),
+		);
+		// The service debited amount plus fees from the USD wallet.
+		expect(fixture.sandbox.state.wallets.USD).toBe(1_000_000_000 - 1061);
+	});
+
+	test('pays an inline beneficiary built from the form fields', async () => {
+		const result = await fixture.run(
+			initiate({
+				amount: 500,
+				beneficiaryMode: 'inline',
+				country: 'ke',
+				currency: 'kes',
+				destinationType: 'MOBILEMONEY',
+				network: 'MPESA',
+				accountName: ' Ann Doe ',
+				accountNumber: '254712345678',
+			}),
+		);
+
+		expect(result.error).toBeUndefined();
+		const [request] = fixture.apiRequests();
+		expect(request.body).toEqual({
+			amount: 500,
+			sourceWalletCurrency: 'USD',
+			customerEmail: 'ann@example.com',
+			description: 'Invoice 42',
+			beneficiary: { country: 'KE', currency: 'KES', destination: KENYA_MOBILE_MONEY },
+		});
+		expect(result.items.map((item) => item.json)).toEqual([
+			payoutTransaction({
+				centFees: 5,
+				fees: 0.05,
+				reference: expect.stringMatching(/^PAY-/),
+				description: 'Invoice 42',
+				action: 'usd_account_payout',
+				amount: 5,
+				centAmount: 500,
+				spotPrice: 130,
+			}),
+		]);
+	});
+
+	test('pays an inline beneficiary whose destination is JSON from an expression, one request per item', async () => {
+		const nuban = { type: 'nuban', bankCode: '058', accountName: 'Obi Eze', accountNumber: '0123456789' };
+		const result = await fixture.run(
+			initiate({
+				amount: '={{ $json.cents }}',
+				customerEmail: '={{ $json.email }}',
+				beneficiaryMode: 'inline',
+				country: 'NG',
+				currency: 'NGN',
+				destinationType: 'json',
+				destinationJson: '={{ $json.destination }}',
+			}),
+			{
+				items: [
+					{ cents: 200, email: 'obi@example.com', destination: nuban },
+					{ cents: 300, email: 'eze@example.com', destination: nuban },
+				],
+			},
+		);
+
+		expect(result.error).toBeUndefined();
+		expect(fixture.apiRequests().map((request) => request.body)).toEqual([
+			expect.objectContaining({ amount: 200, customerEmail: 'obi@example.com', beneficiary: { country: 'NG', currency: 'NGN', destination: { ...nuban, type: 'NUBAN' } } }),
+			expect.objectContaining({ amount: 300, customerEmail: 'eze@example.com', beneficiary: { country: 'NG', currency: 'NGN', destination: { ...nuban, type: 'NUBAN' } } }),
+		]);
+		expect(result.items.map((item) => [item.json.centAmount, item.json.spotPrice, item.pairedItem])).toEqual([
+			[200, 1500, { item: 0 }],
+			[300, 1500, { item: 1 }],
+		]);
+	});
+
+	test('the operation tells the user not to turn on Retry On Fail', async () => {
+		const { WalletPayments } = await import('../../nodes/WalletPayments/WalletPayments.node');
+		const notice = new WalletPayments().description.properties.find(
+			(property) => property.type === 'notice' && property.displayOptions?.show?.operation?.includes('initiate'),
+		);
+		expect(notice?.displayName).toMatch(/Do not turn on Retry On Fail .* could pay twice/);
+	});
+
+	describe('checks its input before sending anything', () => {
+		const inlineForm: INodeParameters = {
+			beneficiaryMode: 'inline',
+			country: 'KE',
+			currency: 'KES',
+			destinationType: 'MOBILEMONEY',
+			network: 'MPESA',
+			accountName: 'Ann Doe',
+			accountNumber: '254712345678',
+		};
+		const inlineJson = (destination: unknown): INodeParameters => ({
+			...inlineForm,
+			destinationType: 'json',
+			destinationJson: typeof destination === 'string' ? destination : JSON.stringify(destination),
+		});
+		const byId: INodeParameters = { beneficiaryMode: 'id', beneficiaryId: 'b6d8a0c2-1111-4222-8333-944455556666' };
+
+		const cases: Array<[string, INodeParameters, IDataObject[] | undefined, string]> = [
+			['neither beneficiary (blank ID)', { beneficiaryMode: 'id', beneficiaryId: '  ' }, undefined, 'Invalid "Beneficiary": neither a beneficiary ID nor an inline beneficiary was given; exactly one is needed'],
+			['neither beneficiary (ID expression resolving to nothing)', { beneficiaryMode: 'id', beneficiaryId: '={{ $json.missing }}' }, undefined, 'Invalid "Beneficiary": neither a beneficiary ID nor an inline beneficiary was given; exactly one is needed'],
+			['both: an inline JSON destination carrying a beneficiaryId', inlineJson({ ...KENYA_MOBILE_MONEY, beneficiaryId: 'b6d8a0c2' }), undefined, 'Invalid "Beneficiary": the inline destination carries "beneficiaryId"; give either a beneficiary ID or an inline beneficiary, not both'],
+			['both: an expression in the JSON path giving a saved beneficiary with its id', { ...inlineForm, destinationType: 'json', destinationJson: '={{ $json.saved }}' }, [{ saved: { id: 'b6d8a0c2', ...KENYA_MOBILE_MONEY } }], 'Invalid "Beneficiary": the inline destination carries "id"; give either a beneficiary ID or an inline beneficiary, not both'],
+			['both: a whole beneficiary object as the ID', { beneficiaryMode: 'id', beneficiaryId: '={{ $json.saved }}' }, [{ saved: { id: 'b6d8a0c2', country: 'KE', destination: KENYA_MOBILE_MONEY } }], 'Invalid "Beneficiary ID": must be an ID (text), but the value is an object; give either a beneficiary ID or an inline beneficiary, not both'],
+			['an amount with decimals', { ...byId, amount: 10.5 }, undefined, 'Invalid "Amount (Minor Units)": must be a whole number, not 10.5'],
+			['a zero amount', { ...byId, amount: 0 }, undefined, 'Invalid "Amount (Minor Units)": must be greater than zero, not 0'],
+			['a negative amount', { ...byId, amount: -100 }, undefined, 'Invalid "Amount (Minor Units)": must be greater than zero, not -100'],
+			['an amount that is not a number', { ...byId, amount: '={{ "ten" }}' }, undefined, 'Invalid "Amount (Minor Units)": must be a number, but the value is the text "ten"'],
+			['a bad email', { ...byId, customerEmail: 'ann.example.com' }, undefined, 'Invalid "Customer Email": "ann.example.com" does not look like an email address (name@example.com)'],
+			['a blank description', { ...byId, description: ' ' }, undefined, 'Invalid "Description": is required and cannot be blank'],
+			['a blank source currency', { ...byId, sourceWalletCurrency: ' ' }, undefined, 'Invalid "Source Wallet Currency": is required and cannot be blank'],
+			['a source currency that is not three letters', { ...byId, sourceWalletCurrency: 'US$' }, undefined, 'Invalid "Source Wallet Currency": "US$" is not a three-letter currency code'],
+			['an inline country that is not two letters', { ...inlineForm, country: 'KEN' }, undefined, 'Invalid "Beneficiary Country": "KEN" is not a two-letter country code'],
+			['an inline currency that is not three letters', { ...inlineForm, currency: 'KE' }, undefined, 'Invalid "Beneficiary Currency": "KE" is not a three-letter currency code'],
+			['a blank destination field', { ...inlineForm, accountNumber: ' ' }, undefined, 'Invalid "Account Number": is required and cannot be blank'],
+			['a destination JSON that is not JSON', inlineJson('{ type: MOBILEMONEY'), undefined, 'Invalid "Destination (JSON)": is not valid JSON'],
+			['a destination JSON without a type', inlineJson({ network: 'MPESA', accountName: 'Ann', accountNumber: '254712345678' }), undefined, 'Invalid "Destination (JSON) → type": is required and cannot be blank'],
+			['a destination JSON missing a field its type needs', inlineJson({ type: 'MOBILEMONEY', network: 'MPESA', accountName: 'Ann' }), undefined, 'Invalid "Destination (JSON) → accountNumber": is required and cannot be blank'],
+			['a destination JSON field that is not text', inlineJson({ ...KENYA_MOBILE_MONEY, accountName: { first: 'Ann' } }), undefined, 'Invalid "Destination (JSON) → accountName": must be text, but the value is an object'],
+		];
+
+		test.each(cases)('%s', async (_name, overrides, items, message) => {
+			const result = await fixture.run(initiate(overrides), { items });
+			expect(result.error?.name).toBe('NodeOperationError');
+			expect(result.error?.message).toBe(`${message} (item 0)`);
+			expect(result.items).toEqual([]);
+			expect(fixture.apiRequests()).toHaveLength(0);
+		});
+	});
+
+	test('the service’s refusal surfaces as a NodeApiError (unknown beneficiary)', async () => {
+		const result = await fixture.run(initiate({ beneficiaryMode: 'id', beneficiaryId: 'no-such-beneficiary' }));
+		const error = result.error as NodeApiError;
+		expect(error.name).toBe('NodeApiError');
+		expect(error.httpCode).toBe('404');
+		expect(error.message).toBe('Beneficiary not found [HTTP 404]');
+		expect(fixture.apiRequests()).toHaveLength(1);
+	});
+
+	test('a 500 on this money-moving call warns that the payout may have gone through', async () => {
+		const beneficiary = await createBeneficiary(fixture);
+		fixture.sandbox.injectFailure({ method: 'POST', path: '/api/v2/wallets/payout/initialize', status: 500 });
+		const result = await fixture.run(initiate({ beneficiaryMode: 'id', beneficiaryId: beneficiary.id as string }));
+		expect((result.error as NodeApiError).httpCode).toBe('500');
+		expect(result.error?.description).toMatch(/may still have been carried out.*Transaction → Get/);
+	});
+});
+
+describe('Payout → Initiate (Legacy) and Finalize (Legacy)', () => {
+	test('initiates with a derived reference and the callback URL: exact request and output', async () => {
+		const beneficiary = await createBeneficiary(fixture);
+		const result = await fixture.run(initiateLegacy({ beneficiaryId: beneficiary.id as string }));
+
+		expect(result.error).toBeUndefined();
+		const requests = fixture.apiRequests();
+		expect(requests).toHaveLength(1);
+		expect(requests[0]).toMatchObject({ method: 'POST', path: '/api/v1/wallets/payout/initialize' });
+		expect(requests[0].body).toEqual({
+			amount: 1050,
+			reference: expect.stringMatching(/^n8n-[0-9a-f]{24}$/),
+			customerEmail: 'ann@example.com',
+			description: 'Invoice 42',
+			beneficiaryId: beneficiary.id,
+			sourceWalletCurrency: 'USD',
+			callbackUrl: CALLBACK_URL,
+		});
+		const reference = (requests[0].body as IDataObject).reference;
+		expect(result.items.map((item) => item.json)).toEqual([
+			payoutTransaction({
+				centFees: 11,
+				fees: 0.11,
+				reference,
+				description: 'Invoice 42',
+				action: 'usd_account_payout',
+				amount: 10.5,
+				centAmount: 1050,
+				spotPrice: 130,
+			}),
+		]);
+		// Nothing leaves the wallet before Finalize.
+		expect(fixture.sandbox.state.wallets.USD).toBe(1_000_000_000);
+	});
+
+	test('sends the reference the user gave; each item of a batch gets its own derived one', async () => {
+		const beneficiary = await createBeneficiary(fixture);
+		const given = await fixture.run(initiateLegacy({ beneficiaryId: beneficiary.id as string, reference: ' INV-42 ' }));
+		expect(given.error).toBeUndefined();
+		expect((fixture.apiRequests()[0].body as IDataObject).reference).toBe('INV-42');
+		expect(given.items[0].json.reference).toBe('INV-42');
+
+		fixture.sandbox.clearRequests();
+		const batch = await fixture.run(initiateLegacy({ beneficiaryId: beneficiary.id as string }), { items: [{}, {}] });
+		expect(batch.error).toBeUndefined();
+		const references = fixture.apiRequests().map((request) => (request.body as IDataObject).reference);
+		expect(references).toHaveLength(2);
+		expect(references[0]).not.toBe(references[1]);
+		expect(batch.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+	});
+
+	test('full flow: initiate → finalize → the payout is pending and debited', async () => {
+		const beneficiary = await createBeneficiary(fixture);
+		const initiated = await fixture.run(initiateLegacy({ beneficiaryId: beneficiary.id as string }));
+		const transactionId = initiated.items[0].json.id as string;
+		fixture.sandbox.clearRequests();
+
+		const finalized = await fixture.run(finalizeLegacy(transactionId));
+		expect(finalized.error).toBeUndefined();
+		const requests = fixture.apiRequests();
+		expect(requests).toHaveLength(1);
+		expect(requests[0]).toMatchObject({ method: 'POST', path: '/api/v1/wallets/payout/finalize', body: { transactionId } });
+		expect(requests[0].body).toEqual({ transactionId });
+		// The provider answers amount, fees and spotPrice as strings; the node passes them on as given.
+		expect(finalized.items.map((item) => item.json)).toEqual([
+			payoutTransaction({
+				id: transactionId,
+				status: 'pending',
+				centFees: 11,
+				fees: '0.11',
+				reference: initiated.items[0].json.reference,
+				description: 'Invoice 42',
+				action: 'usd_account_payout',
+				amount: '10.50',
+				centAmount: 1050,
+				spotPrice: '130',
+			}),
+		]);
+		expect(fixture.sandbox.state.wallets.USD).toBe(1_000_000_000 - 1061);
+	});
+
+	test('finalizing twice: the second call is refused by the service', async () => {
+		const beneficiary = await createBeneficiary(fixture);
+		const initiated = await fixture.run(initiateLegacy({ beneficiaryId: beneficiary.id as string }));
+		const transactionId = initiated.items[0].json.id as string;
+		expect((await fixture.run(finalizeLegacy(transactionId))).error).toBeUndefined();
+
+		const again = await fixture.run(finalizeLegacy(transactionId));
+		const error = again.error as NodeApiError;
+		expect(error.name).toBe('NodeApiError');
+		expect(error.httpCode).toBe('400');
+		expect(error.message).toBe('Payout has already been finalized [HTTP 400]');
+		expect(fixture.sandbox.state.wallets.USD).toBe(1_000_000_000 - 1061);
+	});
+
+	test('finalizing after the ~4 minute window fails with the service’s message', async () => {
+		const beneficiary = await createBeneficiary(fixture);
+		const initiated = await fixture.run(initiateLegacy({ beneficiaryId: beneficiary.id as string }));
+		clock.advanceSeconds(241);
+
+		const late = await fixture.run(finalizeLegacy(initiated.items[0].json.id as string));
+		expect((late.error as NodeApiError).httpCode).toBe('400');
+		expect(late.error?.message).toBe('Payout has expired [HTTP 400]');
+		expect(fixture.sandbox.state.wallets.USD).toBe(1_000_000_000);
+	});
+
+	test('finalizing an unknown transaction gives the 404 and the service’s message', async () => {
+		const result = await fixture.run(finalizeLegacy('4b0c3c1e-0000-4000-8000-000000000000'));
+		expect((result.error as NodeApiError).httpCode).toBe('404');
+		expect(result.error?.message).toBe('Transaction not found [HTTP 404]');
+	});
+
+	test('Retry On Fail (same execution) resends the same derived reference; the service refuses it, nothing is paid twice', async () => {
+		const beneficiary = await createBeneficiary(fixture);
+		const parameters = initiateLegacy({ beneficiaryId: beneficiary.id as string });
+		const first = await fixture.run(parameters, { executionId: 'exec-77', nodeId: 'payout-node' });
+		expect(first.error).toBeUndefined();
+
+		// n8n retries the node within the same execution, e.g. after a timeout that hid the answer.
+		const retry = await fixture.run(parameters, { executionId: 'exec-77', nodeId: 'payout-node' });
+		const [firstRequest, retryRequest] = fixture.apiRequests();
+		const reference = (firstRequest.body as IDataObject).reference as string;
+		expect(reference).toMatch(/^n8n-[0-9a-f]{24}$/);
+		expect((retryRequest.body as IDataObject).reference).toBe(reference);
+
+		const error = retry.error as NodeApiError;
+		expect(error.name).toBe('NodeApiError');
+		expect(error.httpCode).toBe('409');
+		expect(error.message).toBe(`Already submitted: Reference '${reference}' has already been used [HTTP 409]`);
+		expect(error.description).toContain(`Reference "${reference}" was already submitted`);
+		expect(fixture.sandbox.state.transactions.filter((tx) => tx.kind === 'payout')).toHaveLength(1);
+
+		// A new execution is a new payout with a new reference.
+		const next = await fixture.run(parameters, { executionId: 'exec-78', nodeId: 'payout-node' });
+		expect(next.error).toBeUndefined();
+		expect(next.items[0].json.reference).not.toBe(reference);
+	});
+
+	describe('Initiate (Legacy) checks its input before sending anything', () => {
+		const id = { beneficiaryId: 'b6d8a0c2-1111-4222-8333-944455556666' };
+		const cases: Array<[string, INodeParameters, string]> = [
+			['an amount with decimals', { amount: 10.5 }, 'Invalid "Amount (Minor Units)": must be a whole number, not 10.5'],
+			['a zero amount', { amount: 0 }, 'Invalid "Amount (Minor Units)": must be greater than zero, not 0'],
+			['a negative amount', { amount: -1 }, 'Invalid "Amount (Minor Units)": must be greater than zero, not -1'],
+			['an amount above int32', { amount: 2_147_483_648 }, 'Invalid "Amount (Minor Units)": must be at most 2147483647, not 2147483648'],
+			['a bad email', { customerEmail: 'ann@' }, 'Invalid "Customer Email": "ann@" does not look like an email address (name@example.com)'],
+			['a blank description', { description: ' ' }, 'Invalid "Description": is required and cannot be blank'],
+			['a blank beneficiary ID', { beneficiaryId: ' ' }, 'Invalid "Beneficiary ID": is required and cannot be blank'],
+			['a blank callback URL', { callbackUrl: '={{ $json.callback }}' }, 'Invalid "Callback URL": is required and cannot be blank'],
+			['a callback URL that is not http(s)', { callbackUrl: 'ftp://example.com/hook' }, 'Invalid "Callback URL": "ftp://example.com/hook" is not an http:// or https:// address'],
+			['a source currency that is not three letters', { sourceWalletCurrency: 'DOLLAR' }, 'Invalid "Source Wallet Currency": "DOLLAR" is not a three-letter currency code'],
+			['a reference that is too long', { reference: 'R'.repeat(101) }, 'Invalid "Reference": is 101 characters long; the maximum is 100'],
+		];
+
+		test.each(cases)('%s', async (_name, overrides, message) => {
+			const result = await fixture.run(initiateLegacy({ ...id, ...overrides }));
+			expect(result.error?.name).toBe('NodeOperationError');
+			expect(result.error?.message).toBe(`${message} (item 0)`);
+			expect(fixture.apiRequests()).toHaveLength(0);
+		});
+	});
+
+	test('Finalize (Legacy) refuses a blank transaction ID before sending anything', async () => {
+		const result = await fixture.run(finalizeLegacy(' '));
+		expect(result.error?.message).toBe('Invalid "Transaction ID": is required and cannot be blank (item 0)');
+		expect(fixture.apiRequests()).toHaveLength(0);
+	});
+});
+
+test('a required field left literally empty is stopped by n8n itself before the node runs', async () => {
+	await expect(fixture.run(initiateLegacy({ beneficiaryId: 'b6d8a0c2', callbackUrl: '' }))).rejects.toThrow(
+		/Parameter "Callback URL" is required/,
+	);
+	expect(fixture.apiRequests()).toHaveLength(0);
+});
