@@ -1,13 +1,76 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
+import { returnAllAndLimit } from '../../helpers/fields';
+import { readReturnAllAndLimit } from '../../helpers/lists';
+import { countryCode, currencyCode, InvalidInput, optionalText } from '../../helpers/validation';
+import { getAllByCursor } from '../../transport/pagination';
 
-// STUB: to be replaced by the real operation.
-const properties: INodeProperties[] = [];
+const STATUSES = ['FAILED', 'PENDING', 'PROCESSING', 'SUCCESS'];
+
+const properties: INodeProperties[] = [
+	...returnAllAndLimit,
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{
+				displayName: 'Country',
+				name: 'country',
+				type: 'string',
+				default: '',
+				placeholder: 'KE',
+				description: 'Only beneficiaries in this country (two-letter code)',
+			},
+			{
+				displayName: 'Currency',
+				name: 'currency',
+				type: 'string',
+				default: '',
+				placeholder: 'KES',
+				description: 'Only beneficiaries paid in this currency (three-letter code)',
+			},
+			{
+				displayName: 'Reference',
+				name: 'reference',
+				type: 'string',
+				default: '',
+				description: 'Only beneficiaries whose reference contains this text',
+			},
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'options',
+				options: STATUSES.map((status) => ({ name: status.charAt(0) + status.slice(1).toLowerCase(), value: status })),
+				default: 'SUCCESS',
+				description: 'Only beneficiaries in this status',
+			},
+		],
+	},
+];
 
 export const description = forOperation('beneficiary', 'getAll', properties);
 
-export async function execute(this: IExecuteFunctions, _itemIndex: number): Promise<INodeExecutionData[]> {
-	throw new NodeOperationError(this.getNode(), 'Not implemented yet');
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const qs: IDataObject = {};
+	const status = optionalText(filters.status, 'Status', 20)?.toUpperCase();
+	if (status !== undefined) {
+		if (!STATUSES.includes(status)) throw new InvalidInput('Status', `"${status}" is not one of ${STATUSES.join(', ')}`);
+		qs.status = status;
+	}
+	if (optionalText(filters.currency, 'Currency') !== undefined) qs.currency = currencyCode(filters.currency, 'Currency');
+	if (optionalText(filters.country, 'Country') !== undefined) qs.country = countryCode(filters.country, 'Country');
+	const reference = optionalText(filters.reference, 'Reference', 100);
+	if (reference !== undefined) qs.q = reference;
+
+	const beneficiaries = await getAllByCursor.call(this, {
+		endpoint: '/api/v2/beneficiaries',
+		qs,
+		...readReturnAllAndLimit(this, itemIndex),
+	});
+	return this.helpers.returnJsonArray(beneficiaries);
 }

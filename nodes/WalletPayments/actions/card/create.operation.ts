@@ -1,13 +1,103 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { maskCardDetails } from '../../helpers/cardMasking';
 import { forOperation } from '../../helpers/displayOptions';
+import { REFERENCE_HINT, referenceOrDerived } from '../../helpers/reference';
+import { optionalText, requiredEmail } from '../../helpers/validation';
+import { apiRequest } from '../../transport/request';
+import { cardAmount } from './common';
 
-// STUB: to be replaced by the real operation.
-const properties: INodeProperties[] = [];
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Customer Email',
+		name: 'customerEmail',
+		type: 'string',
+		placeholder: 'name@email.com',
+		required: true,
+		default: '',
+		description:
+			'Email of the card holder. The customer must already exist (Customer → Create) and be registered as a card user (Card → Register Card User).',
+	},
+	{
+		displayName: 'Amount (USD)',
+		name: 'amount',
+		type: 'number',
+		typeOptions: { numberPrecision: 2 },
+		required: true,
+		default: 0,
+		description:
+			'Amount loaded on the new card, in US dollars (not cents): USD, 3 to 2,500. It is taken from your wallet: this operation moves money.',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Card Brand',
+				name: 'cardBrand',
+				type: 'string',
+				default: '',
+				placeholder: 'visa',
+				description: 'The card network, in lower case. The API needs it only for one brand of card.',
+			},
+			{
+				displayName: 'Card Type',
+				name: 'cardType',
+				type: 'string',
+				default: '',
+				description: 'The kind of card; the API defaults it to a brand name when left empty',
+			},
+			{
+				displayName: 'First Name',
+				name: 'firstName',
+				type: 'string',
+				default: '',
+				description: 'Card holder’s first name. Only needed on the provider’s sandbox.',
+			},
+			{
+				displayName: 'Last Name',
+				name: 'lastName',
+				type: 'string',
+				default: '',
+				description: 'Card holder’s last name. Only needed on the provider’s sandbox.',
+			},
+			{
+				displayName: 'Reference',
+				name: 'reference',
+				type: 'string',
+				default: '',
+				description: 'Your unique reference for this card creation',
+				hint: REFERENCE_HINT,
+			},
+		],
+	},
+];
 
 export const description = forOperation('card', 'create', properties);
 
-export async function execute(this: IExecuteFunctions, _itemIndex: number): Promise<INodeExecutionData[]> {
-	throw new NodeOperationError(this.getNode(), 'Not implemented yet');
+const OPTIONAL_FIELDS: Array<[name: string, label: string, maxLength: number]> = [
+	['cardBrand', 'Card Brand', 50],
+	['cardType', 'Card Type', 50],
+	['firstName', 'First Name', 100],
+	['lastName', 'Last Name', 100],
+];
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const body: IDataObject = {
+		customerEmail: requiredEmail(this.getNodeParameter('customerEmail', itemIndex), 'Customer Email'),
+		amount: cardAmount(this.getNodeParameter('amount', itemIndex), 'Amount (USD)'),
+	};
+	for (const [name, label, maxLength] of OPTIONAL_FIELDS) {
+		const value = optionalText(additional[name], label, maxLength);
+		if (value !== undefined) body[name] = value;
+	}
+	body.reference = referenceOrDerived(this, itemIndex, additional.reference);
+
+	const card = await apiRequest.call(this, 'POST', '/api/v1/virtualcards/create', { body, movesMoney: true });
+	// The create answer carries no card number; mask anyway, should a service send one.
+	return this.helpers.returnJsonArray(maskCardDetails(card));
 }

@@ -1,13 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { cardAction } from './cardAction';
 
-import { forOperation } from '../../helpers/displayOptions';
-
-// STUB: to be replaced by the real operation.
-const properties: INodeProperties[] = [];
-
-export const description = forOperation('card', 'freeze', properties);
-
-export async function execute(this: IExecuteFunctions, _itemIndex: number): Promise<INodeExecutionData[]> {
-	throw new NodeOperationError(this.getNode(), 'Not implemented yet');
-}
+/** Blocks a card until it is unfrozen: POST /api/v1/virtualcards/freeze. */
+export const { description, execute } = cardAction('freeze');

@@ -1,13 +1,52 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
+import { returnAllAndLimit } from '../../helpers/fields';
+import { readReturnAllAndLimit } from '../../helpers/lists';
+import { InvalidInput } from '../../helpers/validation';
+import { getAllByPage } from '../../transport/pagination';
+import { cardIdProperty, readCardId } from './common';
 
-// STUB: to be replaced by the real operation.
-const properties: INodeProperties[] = [];
+const ORDERS = ['ASC', 'DESC'];
+
+const properties: INodeProperties[] = [
+	cardIdProperty,
+	...returnAllAndLimit,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Order',
+				name: 'order',
+				type: 'options',
+				options: [
+					{ name: 'Newest First', value: 'DESC' },
+					{ name: 'Oldest First', value: 'ASC' },
+				],
+				default: 'ASC',
+				description: 'The order the service returns the transactions in',
+			},
+		],
+	},
+];
 
 export const description = forOperation('card', 'getTransactions', properties);
 
-export async function execute(this: IExecuteFunctions, _itemIndex: number): Promise<INodeExecutionData[]> {
-	throw new NodeOperationError(this.getNode(), 'Not implemented yet');
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const cardId = readCardId(this, itemIndex);
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const order = typeof options.order === 'string' && options.order !== '' ? options.order.toUpperCase() : 'ASC';
+	if (!ORDERS.includes(order)) throw new InvalidInput('Order', `"${order}" is not one of ${ORDERS.join(', ')}`);
+
+	const transactions = await getAllByPage.call(this, {
+		endpoint: `/api/v1/virtualcards/cards/${encodeURIComponent(cardId)}/transactions`,
+		itemsKey: 'cardTransactions',
+		qs: { order },
+		...readReturnAllAndLimit(this, itemIndex),
+	});
+	return this.helpers.returnJsonArray(transactions);
 }

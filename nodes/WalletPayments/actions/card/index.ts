@@ -34,7 +34,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Many Transactions',
 				value: 'getTransactions',
-				description: 'List a card’s transactions',
+				description: 'List a card’s top-ups, withdrawals and payments',
 				action: 'Get many card transactions',
 			},
 			{
@@ -46,7 +46,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Terminate',
 				value: 'terminate',
-				description: 'Close a card for good',
+				description: 'Close a card permanently: it cannot be used or unfrozen again',
 				action: 'Terminate a card',
 			},
 			{

@@ -1,13 +1,7 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { cardAction } from './cardAction';
 
-import { forOperation } from '../../helpers/displayOptions';
-
-// STUB: to be replaced by the real operation.
-const properties: INodeProperties[] = [];
-
-export const description = forOperation('card', 'terminate', properties);
-
-export async function execute(this: IExecuteFunctions, _itemIndex: number): Promise<INodeExecutionData[]> {
-	throw new NodeOperationError(this.getNode(), 'Not implemented yet');
-}
+/** Closes a card for good: POST /api/v1/virtualcards/terminate. */
+export const { description, execute } = cardAction(
+	'terminate',
+	'Terminating a card is permanent: the card cannot be unfrozen or used again. To block it for a while, use Freeze instead.',
+);

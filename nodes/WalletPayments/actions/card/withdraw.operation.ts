@@ -1,13 +1,54 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
+import { REFERENCE_HINT, referenceOrDerived } from '../../helpers/reference';
+import { INT32_MAX, positiveInteger } from '../../helpers/validation';
+import { apiRequest } from '../../transport/request';
+import { cardIdProperty, readCardId } from './common';
 
-// STUB: to be replaced by the real operation.
-const properties: INodeProperties[] = [];
+const properties: INodeProperties[] = [
+	cardIdProperty,
+	{
+		displayName: 'Amount',
+		name: 'amount',
+		type: 'number',
+		required: true,
+		default: 0,
+		description:
+			'Amount to take off the card back to your wallet, as a whole number (1 to 2,147,483,647). The API takes an int32 and states no unit: check your provider’s unit before relying on it. This operation moves money.',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Reference',
+				name: 'reference',
+				type: 'string',
+				default: '',
+				description: 'Your unique reference for this withdrawal',
+				hint: REFERENCE_HINT,
+			},
+		],
+	},
+];
 
 export const description = forOperation('card', 'withdraw', properties);
 
-export async function execute(this: IExecuteFunctions, _itemIndex: number): Promise<INodeExecutionData[]> {
-	throw new NodeOperationError(this.getNode(), 'Not implemented yet');
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const body: IDataObject = {
+		cardId: readCardId(this, itemIndex),
+		amount: positiveInteger(this.getNodeParameter('amount', itemIndex), 'Amount', INT32_MAX),
+		reference: referenceOrDerived(this, itemIndex, additional.reference),
+	};
+
+	const transaction = await apiRequest.call(this, 'POST', '/api/v1/virtualcards/withdraw', {
+		body,
+		movesMoney: true,
+	});
+	return this.helpers.returnJsonArray(transaction);
 }
