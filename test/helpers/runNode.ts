@@ -88,7 +88,7 @@ export interface RunResult {
 	run: IRun;
 }
 
-function additionalDataFor(credentials: TestCredentials, hooks: ExecutionLifecycleHooks, executionId: string) {
+export function additionalDataFor(credentials: TestCredentials, hooks: ExecutionLifecycleHooks, executionId: string) {
 	return {
 		hooks,
 		executionId,
