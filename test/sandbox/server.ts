@@ -1,0 +1,158 @@
+/**
+ * The HTTP server: request recording, failure injection, auth, JSON parsing, routing and
+ * the envelope. `/__sandbox/*` control endpoints bypass recording, injection and auth.
+ */
+import http, { type IncomingMessage, type ServerResponse } from 'http';
+import type { Socket } from 'net';
+
+import type { SandboxContext } from './context';
+import { sendFailure, sendSuccess } from './envelope';
+import { ApiError, badRequest } from './errors';
+import { applyFailure, type FailureRules } from './failures';
+import { matchRoute, type Route } from './router';
+import type { RecordedRequest } from './types';
+import { isObject, type JsonObject } from './validation';
+
+export interface ServerParts {
+	ctx: SandboxContext;
+	routes: Route[];
+	failures: FailureRules;
+	requests: RecordedRequest[];
+	/** Serves `/__sandbox/<name>`. */
+	admin: (method: string, name: string, body: JsonObject) => Promise<{ message: string; data: unknown }>;
+}
+
+export interface SandboxServer {
+	server: http.Server;
+	/** Stops listening, drops every open connection and pending timer. */
+	close(): Promise<void>;
+}
+
+const ADMIN_PREFIX = '/__sandbox/';
+
+function readBody(req: IncomingMessage): Promise<string> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+		req.on('error', reject);
+	});
+}
+
+function tryParse(raw: string): unknown {
+	try {
+		return raw.trim() === '' ? undefined : JSON.parse(raw);
+	} catch {
+		return undefined;
+	}
+}
+
+/** The request body as a JSON object; `{}` when empty. */
+function parseObject(raw: string): JsonObject {
+	if (raw.trim() === '') return {};
+	let value: unknown;
+	try {
+		value = JSON.parse(raw);
+	} catch {
+		throw badRequest('Malformed JSON body');
+	}
+	if (!isObject(value)) throw badRequest(['Request body must be a JSON object']);
+	return value;
+}
+
+function flatHeaders(req: IncomingMessage): Record<string, string> {
+	const headers: Record<string, string> = {};
+	for (const [name, value] of Object.entries(req.headers)) {
+		if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+	}
+	return headers;
+}
+
+function checkAuth(req: IncomingMessage, apiKey: string): void {
+	const header = req.headers.authorization;
+	if (!header || header.trim() === '') throw new ApiError(401, 'Authorization header is required');
+	const match = /^Bearer\s+(.+)$/i.exec(header.trim());
+	if (!match || match[1] !== apiKey) throw new ApiError(401, 'Invalid API key');
+}
+
+export function createSandboxServer(parts: ServerParts): SandboxServer {
+	const { ctx, routes, failures, requests, admin } = parts;
+	const sockets = new Set<Socket>();
+	const timers = new Set<NodeJS.Timeout>();
+
+	const later = (ms: number, fn: () => void) => {
+		const timer = setTimeout(() => {
+			timers.delete(timer);
+			fn();
+		}, ms);
+		timers.add(timer);
+	};
+
+	async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, raw: string): Promise<void> {
+		const method = (req.method ?? 'GET').toUpperCase();
+		const path = url.pathname;
+		requests.push({
+			method,
+			path,
+			query: Object.fromEntries(url.searchParams),
+			headers: flatHeaders(req),
+			rawBody: raw,
+			body: tryParse(raw),
+			at: ctx.config.now().toISOString(),
+		});
+		const rule = failures.take(method, path);
+		if (rule) {
+			applyFailure(rule, req, res, later);
+			return;
+		}
+		if (!path.startsWith('/api/')) throw new ApiError(404, `Cannot ${method} ${path}`);
+		checkAuth(req, ctx.config.apiKey);
+		const match = matchRoute(routes, method, path);
+		if (!match) throw new ApiError(404, `Cannot ${method} ${path}`);
+		const body = method === 'GET' ? {} : parseObject(raw);
+		const result = match.route.handler(
+			{ params: match.params, query: Object.fromEntries(url.searchParams), body },
+			ctx,
+		);
+		if (result.afterResponse) res.once('finish', result.afterResponse);
+		sendSuccess(res, result.message, result.data);
+	}
+
+	async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		try {
+			const url = new URL(req.url ?? '/', 'http://sandbox.local');
+			const raw = await readBody(req);
+			if (url.pathname.startsWith(ADMIN_PREFIX)) {
+				const method = (req.method ?? 'GET').toUpperCase();
+				const result = await admin(method, url.pathname.slice(ADMIN_PREFIX.length), parseObject(raw));
+				sendSuccess(res, result.message, result.data);
+				return;
+			}
+			await handleApi(req, res, url, raw);
+		} catch (error) {
+			if (error instanceof ApiError) {
+				sendFailure(res, error.status, error.messages);
+			} else {
+				console.error('[sandbox] unexpected error', error);
+				sendFailure(res, 500, 'Internal server error');
+			}
+		}
+	}
+
+	const server = http.createServer((req, res) => void handle(req, res));
+	server.on('connection', (socket) => {
+		sockets.add(socket);
+		socket.on('close', () => sockets.delete(socket));
+	});
+
+	return {
+		server,
+		close: () =>
+			new Promise<void>((resolve) => {
+				for (const timer of timers) clearTimeout(timer);
+				timers.clear();
+				server.close(() => resolve());
+				for (const socket of sockets) socket.destroy();
+			}),
+	};
+}
