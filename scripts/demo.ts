@@ -1,0 +1,160 @@
+/**
+ * `npm run demo`: a working n8n editor with this package, on one command.
+ *
+ *  1. installs Node 24 + n8n 2.x into the cache if missing (scripts/n8n-install.js; ~4 min once);
+ *  2. builds and packs the package, and installs it into a fresh n8n user folder the way n8n does;
+ *  3. starts the sandbox (seeded customers and beneficiaries, cards issued at once), with its
+ *     events going to the Wallet Payments Trigger of the imported examples;
+ *  4. imports the credential (pointing at the sandbox) and every workflow in examples/*.json,
+ *     publishes the ones that start with a Wallet Payments Trigger;
+ *  5. starts n8n on http://127.0.0.1:5678 with an owner account, and prints how to log in.
+ * Ctrl-C stops n8n and the sandbox and removes the demo folder.
+ *
+ * Environment: DEMO_N8N_PORT (5678), DEMO_SANDBOX_PORT (4010), DEMO_OWNER_EMAIL,
+ * DEMO_OWNER_PASSWORD, DEMO_KEEP=1 (keep the folder), DEMO_VERBOSE=1 (n8n’s log on the console),
+ * DEMO_EXAMPLES_DIR (default examples/),
+ * N8N_E2E_CACHE (where Node 24 and n8n are cached).
+ */
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as net from 'net';
+import * as os from 'os';
+import * as path from 'path';
+
+import { startSandbox, type Sandbox } from '../test/sandbox';
+import { loadExamples } from '../test/e2e/support/examples';
+import { ensureInstalled, REPO_ROOT } from '../test/e2e/support/install';
+import { N8n, packPackage } from '../test/e2e/support/n8n';
+import { handleSignalsElsewhere } from '../test/e2e/support/processes';
+
+const N8N_PORT = Number(process.env.DEMO_N8N_PORT ?? 5678);
+const SANDBOX_PORT = Number(process.env.DEMO_SANDBOX_PORT ?? 4010);
+const OWNER = {
+	email: process.env.DEMO_OWNER_EMAIL ?? 'demo@wallet-payments.test',
+	password: process.env.DEMO_OWNER_PASSWORD ?? 'Demo-Passw0rd!',
+	firstName: 'Demo',
+	lastName: 'Owner',
+};
+const DEMO_CREDENTIAL = { id: 'WalletDemoCred01', name: 'Wallet Payments (sandbox)' };
+const WEBHOOK_SECRET = 'whsec_sandbox';
+
+function say(message: string): void {
+	process.stdout.write(`[demo] ${message}\n`);
+}
+
+function portFree(port: number): Promise<boolean> {
+	return new Promise((resolve) => {
+		const server = net.createServer();
+		server.once('error', () => resolve(false));
+		server.listen({ host: '127.0.0.1', port, exclusive: true }, () => server.close(() => resolve(true)));
+	});
+}
+
+async function requirePort(port: number, what: string, variable: string): Promise<void> {
+	if (!(await portFree(port))) {
+		throw new Error(`Port ${port} on 127.0.0.1 is in use, so ${what} cannot start there. Stop what uses it, or set ${variable}.`);
+	}
+}
+
+function build(): void {
+	say('building the package (npm run build)');
+	const result = spawnSync('npm', ['run', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' });
+	if (result.status !== 0) throw new Error('npm run build failed');
+}
+
+async function main(): Promise<void> {
+	const started = Date.now();
+	await requirePort(N8N_PORT, 'n8n', 'DEMO_N8N_PORT');
+	await requirePort(SANDBOX_PORT, 'the sandbox', 'DEMO_SANDBOX_PORT');
+
+	const install = await ensureInstalled();
+	build();
+	const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'wallet-payments-demo-'));
+	let sandbox: Sandbox | undefined;
+	let n8n: N8n | undefined;
+	let stopping = false;
+
+	const stop = async (code: number) => {
+		if (stopping) return;
+		stopping = true;
+		say('stopping n8n and the sandbox');
+		await n8n?.stop().catch(() => undefined);
+		await sandbox?.close().catch(() => undefined);
+		if (process.env.DEMO_KEEP) say(`kept ${folder}`);
+		else fs.rmSync(folder, { recursive: true, force: true });
+		process.exit(code);
+	};
+	handleSignalsElsewhere();
+	process.on('SIGINT', () => void stop(0));
+	process.on('SIGTERM', () => void stop(0));
+	process.on('SIGHUP', () => void stop(0));
+
+	try {
+		const tarball = packPackage(path.join(folder, 'pack'));
+		n8n = await N8n.create({ parentDir: folder, tarball, port: N8N_PORT, owner: OWNER, install });
+		const examples = loadExamples(DEMO_CREDENTIAL, process.env.DEMO_EXAMPLES_DIR);
+		const triggered = examples.filter((e) => e.triggers.length > 0);
+		const triggerUrls = triggered.flatMap((e) =>
+			e.triggers.map((t) => ({ workflow: e.workflow.name, url: `${n8n!.baseUrl}/webhook/${t.webhookId}/${t.path}` })),
+		);
+
+		sandbox = await startSandbox({
+			host: '127.0.0.1',
+			port: SANDBOX_PORT,
+			seed: { customers: 25, beneficiaries: 25 },
+			autoIssueCards: true,
+			webhook: { secret: WEBHOOK_SECRET, ...(triggerUrls[0] ? { url: triggerUrls[0].url } : {}) },
+		});
+		say(`sandbox on ${sandbox.url} (API key ${sandbox.apiKey})`);
+
+		say('importing the credential' + (examples.length ? ` and ${examples.length} example workflow(s)` : ''));
+		await n8n.importWalletCredential(
+			{ apiKey: sandbox.apiKey, baseUrl: sandbox.url, webhookSecret: WEBHOOK_SECRET },
+			DEMO_CREDENTIAL.id,
+			DEMO_CREDENTIAL.name,
+		);
+		if (examples.length > 0) await n8n.importWorkflows(examples.map((e) => e.workflow));
+		for (const example of triggered) {
+			say(`publishing "${example.workflow.name}" (its trigger receives the sandbox's events)`);
+			await n8n.publishWorkflow(example.workflow.id);
+		}
+
+		say('starting n8n');
+		await n8n.start({
+			timeoutMs: 180000,
+			onOutput: process.env.DEMO_VERBOSE ? (text) => process.stdout.write(text) : undefined,
+		});
+
+		const line = '─'.repeat(72);
+		process.stdout.write(
+			[
+				'',
+				line,
+				`  n8n ${String(install.installed.n8nInstalled ?? '')} with n8n-nodes-wallet-payments: ${n8n.baseUrl}`,
+				`  Log in:    ${OWNER.email}`,
+				`  Password:  ${OWNER.password}`,
+				'',
+				`  Credential "${DEMO_CREDENTIAL.name}" points at the sandbox ${sandbox.url}`,
+				`  Sandbox controls (settle payouts, pay collections, card events): POST ${sandbox.url}/__sandbox/<control>`,
+				`    e.g. curl -X POST ${sandbox.url}/__sandbox/settlePayout -H 'content-type: application/json' -d '{"transactionId":"…"}'`,
+				examples.length
+					? `  Example workflows: ${examples.map((e) => `"${e.workflow.name}"`).join(', ')}`
+					: '  No examples/ folder yet: create workflows with the Wallet Payments node.',
+				...triggerUrls.map((t, i) => `  ${i === 0 ? 'Sandbox events go to' : 'Also published:     '} ${t.url}  ("${t.workflow}")`),
+				'',
+				`  Ready in ${Math.round((Date.now() - started) / 1000)} s. Ctrl-C stops n8n and the sandbox.`,
+				line,
+				'',
+			].join('\n'),
+		);
+	} catch (error) {
+		process.stderr.write(`\n[demo] FAILED: ${(error as Error).message}\n`);
+		if (n8n?.log) process.stderr.write(`[demo] n8n's last output:\n${n8n.log.slice(-4000)}\n`);
+		await stop(1);
+	}
+}
+
+void main().catch((error) => {
+	process.stderr.write(`\n[demo] FAILED: ${(error as Error).stack ?? error}\n`);
+	process.exit(1);
+});

@@ -1,0 +1,61 @@
+/**
+ * The example workflows (examples/*.json), made ready to import into a fresh n8n: every Wallet
+ * Payments node and trigger gets the given credential, every workflow a valid fixed id, every
+ * trigger a fixed webhookId (so its production URL is known before n8n starts).
+ */
+import { createHash } from 'crypto';
+import * as fs from 'fs';
+import * as path from 'path';
+
+import { REPO_ROOT } from './install';
+import { CREDENTIAL_TYPE, WALLET_NODE_TYPE, WALLET_TRIGGER_TYPE, type WorkflowJson } from './n8n';
+
+export const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
+
+export interface Example {
+	file: string;
+	workflow: WorkflowJson;
+	/** Wallet Payments Trigger nodes: production URL is `<n8n>/webhook/<webhookId>/<path>`. */
+	triggers: Array<{ name: string; webhookId: string; path: string }>;
+}
+
+/** A stable 16-character id for a workflow without a valid one. */
+function idFor(seed: string): string {
+	return `Demo${createHash('sha256').update(seed).digest('hex').slice(0, 12)}`;
+}
+
+function uuidFor(seed: string): string {
+	const hex = createHash('sha256').update(seed).digest('hex');
+	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** Reads examples/*.json (each a workflow or an array of them), sorted by file name. */
+export function loadExamples(credential: { id: string; name: string }, dir: string = EXAMPLES_DIR): Example[] {
+	if (!fs.existsSync(dir)) return [];
+	const examples: Example[] = [];
+	for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+		const parsed = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as WorkflowJson | WorkflowJson[];
+		const workflows = Array.isArray(parsed) ? parsed : [parsed];
+		workflows.forEach((source, index) => {
+			const workflow = JSON.parse(JSON.stringify(source)) as WorkflowJson;
+			if (typeof workflow.id !== 'string' || !/^[A-Za-z0-9]{16}$/.test(workflow.id)) {
+				workflow.id = idFor(`${file}#${index}`);
+			}
+			workflow.name = workflow.name || file.replace(/\.json$/, '');
+			const triggers: Example['triggers'] = [];
+			for (const n of workflow.nodes) {
+				if (n.type === WALLET_NODE_TYPE || n.type === WALLET_TRIGGER_TYPE) {
+					n.credentials = { [CREDENTIAL_TYPE]: { ...credential } };
+				}
+				if (n.type === WALLET_TRIGGER_TYPE) {
+					if (typeof n.webhookId !== 'string' || n.webhookId === '') n.webhookId = uuidFor(`${workflow.id}/${String(n.name)}`);
+					// The trigger's webhook path is fixed ('webhook') in its description.
+					triggers.push({ name: String(n.name), webhookId: n.webhookId as string, path: 'webhook' });
+				}
+			}
+			delete workflow.active;
+			examples.push({ file, workflow, triggers });
+		});
+	}
+	return examples;
+}

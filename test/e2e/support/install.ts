@@ -1,0 +1,29 @@
+/** Typed access to scripts/n8n-install.js (plain Node so it also runs outside jest). */
+import * as path from 'path';
+
+export interface InstallPaths {
+	cache: string;
+	marker: string;
+	nodeDir: string;
+	nodeBin: string;
+	nodeBinDir: string;
+	n8nHost: string;
+	n8nPackage: string;
+	n8nBin: string;
+	n8nModules: string;
+}
+
+interface InstallModule {
+	ensureInstalled(options?: { force?: boolean }): Promise<InstallPaths & { installed: Record<string, unknown> }>;
+	paths(cache?: string): InstallPaths;
+	N8N_VERSION: string;
+}
+
+export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const install = require(path.join(REPO_ROOT, 'scripts', 'n8n-install.js')) as InstallModule;
+
+export const ensureInstalled = install.ensureInstalled;
+export const installPaths = install.paths;
+export const N8N_VERSION = install.N8N_VERSION;

@@ -1,0 +1,115 @@
+/** Small builders for n8n workflow JSON (as `n8n import:workflow` takes it). */
+import { CREDENTIAL_ID, CREDENTIAL_NAME, WALLET_NODE_TYPE, type WorkflowJson } from './n8n';
+
+export interface WorkflowNode {
+	id: string;
+	name: string;
+	type: string;
+	typeVersion: number;
+	position: [number, number];
+	parameters: Record<string, unknown>;
+	credentials?: Record<string, { id: string; name: string }>;
+	onError?: 'continueRegularOutput' | 'continueErrorOutput' | 'stopWorkflow';
+	executeOnce?: boolean;
+	alwaysOutputData?: boolean;
+	[key: string]: unknown;
+}
+
+let counter = 0;
+const nodeId = () => `00000000-0000-4000-8000-${String(++counter).padStart(12, '0')}`;
+
+export function manualTrigger(name = 'Start'): WorkflowNode {
+	return {
+		id: nodeId(),
+		name,
+		type: 'n8n-nodes-base.manualTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+}
+
+export interface WalletNodeOptions {
+	/** Continue On Fail (n8n's "On Error: Continue"). */
+	continueOnFail?: boolean;
+	/** Run once, on the first input item only. */
+	executeOnce?: boolean;
+	credentialId?: string;
+	credentialName?: string;
+}
+
+/** A Wallet Payments node with the imported sandbox credential. */
+export function walletNode(
+	name: string,
+	resource: string,
+	operation: string,
+	parameters: Record<string, unknown> = {},
+	options: WalletNodeOptions = {},
+): WorkflowNode {
+	return {
+		id: nodeId(),
+		name,
+		type: WALLET_NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: { resource, operation, ...parameters },
+		credentials: {
+			walletPaymentsApi: { id: options.credentialId ?? CREDENTIAL_ID, name: options.credentialName ?? CREDENTIAL_NAME },
+		},
+		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+		...(options.executeOnce ? { executeOnce: true } : {}),
+	};
+}
+
+/** Any other node (n8n-nodes-base.*). */
+export function node(
+	name: string,
+	type: string,
+	typeVersion: number,
+	parameters: Record<string, unknown>,
+	extra: Partial<WorkflowNode> = {},
+): WorkflowNode {
+	return { id: nodeId(), name, type, typeVersion, position: [0, 0], parameters, ...extra };
+}
+
+/**
+ * A workflow whose nodes run one after another, in the order given (each node's main output
+ * feeds the next). Expressions like `$('Create Customer').item.json.id` reach earlier nodes.
+ */
+export function chain(id: string, name: string, nodes: WorkflowNode[]): WorkflowJson {
+	const names = new Set<string>();
+	nodes.forEach((n, index) => {
+		if (names.has(n.name)) throw new Error(`Duplicate node name "${n.name}"`);
+		names.add(n.name);
+		n.position = [index * 220, 0];
+	});
+	const connections: Record<string, unknown> = {};
+	for (let i = 0; i < nodes.length - 1; i++) {
+		connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
+	}
+	return { id, name, nodes, connections, settings: { executionOrder: 'v1' }, active: false };
+}
+
+/**
+ * A workflow from explicit edges: [from, to] or [from, to, outputIndex].
+ */
+export function graph(
+	id: string,
+	name: string,
+	nodes: WorkflowNode[],
+	edges: Array<[string, string] | [string, string, number]>,
+): WorkflowJson {
+	nodes.forEach((n, index) => {
+		n.position = [(index % 8) * 220, Math.floor(index / 8) * 200];
+	});
+	const connections: Record<string, { main: Array<Array<{ node: string; type: string; index: number }>> }> = {};
+	for (const [from, to, output = 0] of edges) {
+		if (!nodes.some((n) => n.name === from) || !nodes.some((n) => n.name === to)) {
+			throw new Error(`Edge ${from} → ${to} names a missing node`);
+		}
+		const entry = (connections[from] ??= { main: [] });
+		while (entry.main.length <= output) entry.main.push([]);
+		entry.main[output].push({ node: to, type: 'main', index: 0 });
+	}
+	return { id, name, nodes, connections, settings: { executionOrder: 'v1' }, active: false };
+}
