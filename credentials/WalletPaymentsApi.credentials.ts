@@ -39,6 +39,15 @@ export class WalletPaymentsApi implements ICredentialType {
 				'The address of the payments API, without a path (a trailing slash is fine). Use the provider’s sandbox address while testing.',
 		},
 		{
+			displayName: 'Timeout (Seconds)',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 60,
+			description:
+				'How long to wait for the service to answer one request before giving up. A payout that times out may still have been carried out: the error says so.',
+		},
+		{
 			displayName: 'Webhook Signing Secret',
 			name: 'webhookSecret',
 			type: 'string',

@@ -10,6 +10,9 @@ import * as payout from './actions/payout';
 import * as swap from './actions/swap';
 import * as transaction from './actions/transaction';
 import { router } from './actions/router';
+import * as listSearch from './methods/listSearch';
+import * as loadOptions from './methods/loadOptions';
+import * as resourceMapping from './methods/resourceMapping';
 
 export class WalletPayments implements INodeType {
 	description: INodeTypeDescription = {
@@ -54,6 +57,8 @@ export class WalletPayments implements INodeType {
 			...transaction.description,
 		],
 	};
+
+	methods = { listSearch, loadOptions, resourceMapping };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -66,6 +66,8 @@ export interface TestCredentials {
 	apiKey: string;
 	baseUrl: string;
 	webhookSecret?: string;
+	/** The credential's "Timeout (Seconds)"; the node uses 60 when absent. */
+	timeout?: number;
 }
 
 export interface RunOptions {

@@ -2,6 +2,7 @@ import type { NodeApiError } from 'n8n-workflow';
 
 import { useSandbox } from '../helpers/sandbox';
 import { derivedReference, expectInvalid, expectRequests, outputJson } from './support';
+import { destinationForm } from './wallet-support';
 
 const fixture = useSandbox();
 
@@ -12,10 +13,16 @@ const KE_FORM = {
 	currency: 'KES',
 	customerEmail: 'ann@example.com',
 	destinationType: 'MOBILEMONEY',
-	network: 'MPESA',
-	accountName: 'Ann Doe',
-	accountNumber: '254712345678',
+	destinationFields: destinationForm({ network: 'MPESA', accountName: 'Ann Doe', accountNumber: '254712345678' }),
 };
+
+/** The Kenyan form with some of its values replaced. */
+const keForm = (values: Record<string, string>) => ({
+	destinationFields: destinationForm({ network: 'MPESA', accountName: 'Ann Doe', accountNumber: '254712345678', ...values }),
+});
+
+/** The country requirement the node reads (once per run) before creating a beneficiary from the form. */
+const requirementsOf = (country: string) => ({ method: 'GET', path: `/api/v1/wallets/payout/supported-countries/${country}` });
 
 /** n8n itself refuses an empty required parameter; an expression can still give a blank value. */
 const BLANK = '={{ $json.missing ?? "" }}';
@@ -44,6 +51,7 @@ describe('Beneficiary → Create', () => {
 
 		const reference = derivedReference('ben-1');
 		expectRequests(fixture, [
+			requirementsOf('KE'),
 			{
 				method: 'POST',
 				path: '/api/v2/beneficiaries',
@@ -61,14 +69,13 @@ describe('Beneficiary → Create', () => {
 			country: 'ng',
 			currency: 'ngn',
 			destinationType: 'NUBAN',
-			bankCode: '058',
-			accountName: 'Chidi Bello',
-			accountNumber: '0123456789',
+			destinationFields: destinationForm({ bankCode: '058', accountName: 'Chidi Bello', accountNumber: '0123456789' }),
 			additionalFields: { reference: 'BEN-0001', callbackUrl: 'https://n8n.example.com/webhook/wallet' },
 		});
 
 		const destination = { type: 'NUBAN', bankCode: '058', accountName: 'Chidi Bello', accountNumber: '0123456789' };
 		expectRequests(fixture, [
+			requirementsOf('NG'),
 			{
 				method: 'POST',
 				path: '/api/v2/beneficiaries',
@@ -93,10 +100,12 @@ describe('Beneficiary → Create', () => {
 			country: 'ZA',
 			currency: 'ZAR',
 			destinationType: 'BANK',
-			bankCode: '250655',
-			bankName: 'First Sandbox Bank',
-			accountName: 'Thabo Nkosi',
-			accountNumber: '62001234',
+			destinationFields: destinationForm({
+				bankCode: '250655',
+				bankName: 'First Sandbox Bank',
+				accountName: 'Thabo Nkosi',
+				accountNumber: '62001234',
+			}),
 			additionalFields: { reference: 'za-1' },
 		});
 		const destination = {
@@ -106,7 +115,11 @@ describe('Beneficiary → Create', () => {
 			accountName: 'Thabo Nkosi',
 			accountNumber: '62001234',
 		};
-		expect(fixture.apiRequests()[0].body).toEqual({
+		expect(fixture.apiRequests().map((request) => [request.method, request.path])).toEqual([
+			['GET', '/api/v1/wallets/payout/supported-countries/ZA'],
+			['POST', '/api/v2/beneficiaries'],
+		]);
+		expect(fixture.apiRequests()[1].body).toEqual({
 			currency: 'ZAR',
 			country: 'ZA',
 			destination,
@@ -135,11 +148,15 @@ describe('Beneficiary → Create', () => {
 
 	test('each item gets its own derived reference', async () => {
 		const result = await fixture.run(
-			{ ...KE_FORM, accountName: '={{ $json.name }}' },
+			{ ...KE_FORM, ...keForm({ accountName: '={{ $json.name }}' }) },
 			{ items: [{ name: 'Ann Doe' }, { name: 'Bob Doe' }], executionId: 'ben-2' },
 		);
 		expect(result.error).toBeUndefined();
-		expect(fixture.apiRequests().map((r) => (r.body as { reference: string }).reference)).toEqual([
+		// The country requirement is read once for the whole run.
+		expect(fixture.apiRequests().map((r) => r.method)).toEqual(['GET', 'POST', 'POST']);
+		const posts = fixture.apiRequests().filter((r) => r.method === 'POST');
+		expect(posts.map((r) => (r.body as { destination: { accountName: string } }).destination.accountName)).toEqual(['Ann Doe', 'Bob Doe']);
+		expect(posts.map((r) => (r.body as { reference: string }).reference)).toEqual([
 			derivedReference('ben-2', 0),
 			derivedReference('ben-2', 1),
 		]);
@@ -147,8 +164,12 @@ describe('Beneficiary → Create', () => {
 		expect(result.items.map((item) => item.json)).toEqual([beneficiaryOutput(0), beneficiaryOutput(1)]);
 	});
 
-	test('the service’s own destination rules come back as a NodeApiError with its message', async () => {
-		const result = await fixture.run({ ...KE_FORM, accountNumber: '0712345678' });
+	test('the service’s own destination rules come back as a NodeApiError with its message (raw JSON is checked by the service)', async () => {
+		const result = await fixture.run({
+			...KE_FORM,
+			destinationType: 'json',
+			destinationJson: JSON.stringify({ ...KE_DESTINATION, accountNumber: '0712345678' }),
+		});
 		const error = result.error as NodeApiError;
 		expect(error.name).toBe('NodeApiError');
 		expect(error.message).toBe('destination.accountNumber must match ^2547[\\d]{8}$ [HTTP 400]');
@@ -165,12 +186,11 @@ describe('Beneficiary → Create', () => {
 			['country that is not two letters', { country: 'Kenya' }, 'Country', '"Kenya" is not a two-letter country code'],
 			['blank customer email', { customerEmail: BLANK }, 'Customer Email', 'is required and cannot be blank'],
 			['malformed customer email', { customerEmail: 'ann.example.com' }, 'Customer Email', 'does not look like an email address'],
-			['blank account number', { accountNumber: BLANK }, 'Account Number', 'is required and cannot be blank'],
-			['blank mobile network', { network: '  ' }, 'Mobile Network', 'is required and cannot be blank'],
-			['blank account name', { accountName: BLANK }, 'Account Name', 'is required and cannot be blank'],
-			['blank bank code (bank)', { destinationType: 'BANK', bankCode: BLANK, bankName: 'B', accountName: 'A', accountNumber: '123456' }, 'Bank Code', 'is required'],
-			['blank bank name (bank)', { destinationType: 'BANK', bankCode: '1', bankName: BLANK, accountName: 'A', accountNumber: '123456' }, 'Bank Name', 'is required'],
-			['unknown destination type', { destinationType: '={{ "PAYPAL" }}', bankCode: '1', bankName: 'B' }, 'Destination Type', '"PAYPAL" is not one of BANK, MOBILEMONEY, NUBAN'],
+			['blank account number', keForm({ accountNumber: BLANK }), 'Account Number', 'is required and cannot be blank'],
+			['blank mobile network', keForm({ network: '  ' }), 'Mobile Network', 'is required and cannot be blank'],
+			['blank account name', keForm({ accountName: BLANK }), 'Account Name', 'is required and cannot be blank'],
+			['blank bank code (bank)', { destinationType: 'BANK', destinationFields: destinationForm({ bankCode: BLANK, bankName: 'B', accountName: 'A', accountNumber: '123456' }) }, 'Bank Code', 'is required'],
+			['blank bank name (bank)', { destinationType: 'BANK', destinationFields: destinationForm({ bankCode: '1', bankName: BLANK, accountName: 'A', accountNumber: '123456' }) }, 'Bank Name', 'is required'],
 			['destination JSON that is not JSON', { destinationType: 'json', destinationJson: '{ type: MOBILEMONEY' }, 'Destination (JSON)', 'is not valid JSON'],
 			['destination JSON that is a list', { destinationType: 'json', destinationJson: '[]' }, 'Destination (JSON)', 'must be a JSON object, but the value is a list'],
 			['destination JSON without a type', { destinationType: 'json', destinationJson: '{"accountName":"A"}' }, 'Destination (JSON) → type', 'is required'],
@@ -201,6 +221,7 @@ describe('Beneficiary → Get Many', () => {
 			resource: 'beneficiary',
 			operation: 'getAll',
 			returnAll: true,
+			simplify: false,
 			filters: { status: 'PENDING', currency: 'kes', country: 'ke', reference: 'REF-001' },
 		});
 		expectRequests(fixture, [
@@ -215,7 +236,7 @@ describe('Beneficiary → Get Many', () => {
 
 	test('without filters and with a limit, asks for exactly that many', async () => {
 		await addBeneficiaries(3);
-		const result = await fixture.run({ resource: 'beneficiary', operation: 'getAll', limit: 2 });
+		const result = await fixture.run({ resource: 'beneficiary', operation: 'getAll', limit: 2, simplify: false });
 		expectRequests(fixture, [{ method: 'GET', path: '/api/v2/beneficiaries', query: { limit: '2' } }]);
 		expect(outputJson(result)).toEqual([beneficiaryOutput(2), beneficiaryOutput(1)]);
 	});

@@ -264,7 +264,7 @@ describe('the card lifecycle through the node', () => {
 
 		// The card's transactions, oldest first, settled.
 		sandbox.clearRequests();
-		result = await fixture.run(card({ operation: 'getTransactions', cardId, returnAll: true }));
+		result = await fixture.run(card({ operation: 'getTransactions', cardId, returnAll: true, simplify: false }));
 		expectRequests(fixture, [
 			{
 				method: 'GET',
@@ -583,7 +583,7 @@ describe('Card → Get Many Transactions', () => {
 	});
 
 	test('Limit with Newest First sends page 1, take = limit and DESC, and outputs the newest', async () => {
-		const result = await fixture.run(card({ operation: 'getTransactions', cardId, limit: 2, options: { order: 'DESC' } }));
+		const result = await fixture.run(card({ operation: 'getTransactions', cardId, limit: 2, simplify: false, options: { order: 'DESC' } }));
 		expectRequests(fixture, [
 			{
 				method: 'GET',
@@ -596,7 +596,7 @@ describe('Card → Get Many Transactions', () => {
 	});
 
 	test('Return All, oldest first by default', async () => {
-		const result = await fixture.run(card({ operation: 'getTransactions', cardId, returnAll: true }));
+		const result = await fixture.run(card({ operation: 'getTransactions', cardId, returnAll: true, simplify: false }));
 		expectRequests(fixture, [
 			{
 				method: 'GET',

@@ -138,6 +138,61 @@ describe('Collection → Initialize', () => {
 		expect(error.message).toMatch(/^currency must be one of .*NGN.* \[HTTP 400\]$/);
 	});
 
+	describe('Amount Unit', () => {
+		test('major units are converted with the currency’s decimals: exact request, and the output is the API’s own', async () => {
+			const result = await fixture.run(initialize({ amountUnit: 'major', amount: 2500.5, reference: 'ORDER-2' }));
+
+			expect(result.error).toBeUndefined();
+			const requests = fixture.apiRequests();
+			expect(requests).toHaveLength(1);
+			expect(requests[0]).toMatchObject({ method: 'POST', path: '/api/v2/wallets/collections/initialize' });
+			expect(requests[0].body).toEqual({
+				country: 'NG',
+				currency: 'NGN',
+				customerEmail: 'ann@example.com',
+				amount: 250050,
+				reference: 'ORDER-2',
+			});
+			expect(result.items[0].json).toEqual(
+				collectionTransaction({
+					accountName: expect.any(String),
+					bankName: expect.any(String),
+					description: expect.any(String),
+					reference: 'ORDER-2',
+					amount: 250050,
+					currency: 'NGN',
+					action: 'deposit_ngn',
+				}),
+			);
+		});
+
+		const conversions: Array<[string | number, string, number]> = [
+			['0.29', 'NGN', 29],
+			[1000, 'JPY', 1000],
+			['0.125', 'KWD', 125],
+		];
+
+		test.each(conversions)('%p %s is sent as %i minor units', async (major, currency, minor) => {
+			await fixture.run(initialize({ amountUnit: 'major', amount: major, currency }), { continueOnFail: true });
+			expect(fixture.apiRequests().map((request) => [(request.body as IDataObject).amount, (request.body as IDataObject).currency])).toEqual([
+				[minor, currency],
+			]);
+		});
+
+		const refusals: Array<[string, INodeParameters, string]> = [
+			['NGN with three decimals', { amount: 2500.555 }, 'Invalid "Amount (Major Units)": 2500.555 NGN has 3 decimals, but NGN has at most 2 decimals; the node does not round'],
+			['JPY with decimals', { amount: 10.5, currency: 'JPY' }, 'Invalid "Amount (Major Units)": 10.5 JPY has 1 decimal, but JPY has no decimals; the node does not round'],
+			['NaN', { amount: '={{ Number("x") }}' }, 'Invalid "Amount (Major Units)": must be a finite number, not NaN'],
+		];
+
+		test.each(refusals)('refuses %s before sending anything', async (_name, overrides, message) => {
+			const result = await fixture.run(initialize({ amountUnit: 'major', ...overrides }));
+			expect(result.error?.name).toBe('NodeOperationError');
+			expect(result.error?.message).toBe(`${message} (item 0)`);
+			expect(fixture.apiRequests()).toHaveLength(0);
+		});
+	});
+
 	describe('checks its input before sending anything', () => {
 		const cases: Array<[string, INodeParameters, string]> = [
 			['a blank country', { country: ' ' }, 'Invalid "Country": is required and cannot be blank'],

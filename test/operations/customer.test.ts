@@ -2,6 +2,7 @@ import type { IDataObject, NodeApiError } from 'n8n-workflow';
 
 import { useSandbox } from '../helpers/sandbox';
 import { expectInvalid, expectRequests, outputJson } from './support';
+import { idLocator } from './wallet-support';
 
 const fixture = useSandbox();
 
@@ -81,7 +82,7 @@ describe('Customer → Update', () => {
 		const result = await fixture.run({
 			resource: 'customer',
 			operation: 'update',
-			customerId: id,
+			customerId: idLocator(id),
 			email: 'ann.doe@example.com',
 			updateFields: { lastName: 'Smith', phone: '712000111' },
 		});
@@ -97,16 +98,16 @@ describe('Customer → Update', () => {
 	});
 
 	test('an unknown customer ID is a 404 NodeApiError', async () => {
-		const result = await fixture.run({ resource: 'customer', operation: 'update', customerId: 'nobody', email: 'a@b.co' });
+		const result = await fixture.run({ resource: 'customer', operation: 'update', customerId: idLocator('nobody'), email: 'a@b.co' });
 		const error = result.error as NodeApiError;
 		expect(error.message).toBe('Customer not found [HTTP 404]');
 		expect(error.httpCode).toBe('404');
 		expect(fixture.apiRequests().map((r) => r.path)).toEqual(['/api/v2/customers/nobody']);
 	});
 
-	const UPDATE = { resource: 'customer', operation: 'update', customerId: 'c-1', email: 'ann@example.com' };
+	const UPDATE = { resource: 'customer', operation: 'update', customerId: idLocator('c-1'), email: 'ann@example.com' };
 	const cases: Array<[string, IDataObject, string, string]> = [
-		['blank customer ID', { customerId: BLANK }, 'Customer ID', 'is required and cannot be blank'],
+		['blank customer ID', { customerId: idLocator(BLANK) }, 'Customer ID', 'is required and cannot be blank'],
 		['malformed email', { email: 'nope' }, 'Email', '"nope" does not look like an email address'],
 		['a last name over 100 characters', { updateFields: { lastName: 'x'.repeat(101) } }, 'Last Name', 'the maximum is 100'],
 	];
@@ -126,6 +127,7 @@ describe('Customer → Get Many', () => {
 			resource: 'customer',
 			operation: 'getAll',
 			returnAll: true,
+			simplify: false,
 			filters: { firstName: 'Ann', lastName: 'Doe', email: 'example.com', phone: '7000000' },
 		});
 		expectRequests(fixture, [
@@ -143,7 +145,7 @@ describe('Customer → Get Many', () => {
 			{ first: 'Ann', email: 'ann@example.com' },
 			{ first: 'Bob', email: 'bob@example.com' },
 		]);
-		const result = await fixture.run({ resource: 'customer', operation: 'getAll', limit: 1 });
+		const result = await fixture.run({ resource: 'customer', operation: 'getAll', limit: 1, simplify: false });
 		expectRequests(fixture, [{ method: 'GET', path: '/api/v2/customers', query: { limit: '1' } }]);
 		expect(outputJson(result)).toEqual([customerOutput(1)]);
 	});

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeParameters, NodeApiError } from 'n8n-workflow';
 
 import { useSandbox } from '../helpers/sandbox';
-import { createBeneficiary, ISO_TIMESTAMP, KENYA_MOBILE_MONEY, movableClock, UUID } from './wallet-support';
+import { createBeneficiary, destinationForm, idLocator, ISO_TIMESTAMP, KENYA_MOBILE_MONEY, movableClock, UUID } from './wallet-support';
 
 const clock = movableClock();
 const fixture = useSandbox({ now: clock.now });
@@ -59,7 +59,7 @@ const finalizeLegacy = (transactionId: string): INodeParameters => ({
 describe('Payout → Initiate', () => {
 	test('pays a saved beneficiary by ID: exact request and output', async () => {
 		const beneficiary = await createBeneficiary(fixture);
-		const result = await fixture.run(initiate({ beneficiaryMode: 'id', beneficiaryId: beneficiary.id as string, sourceWalletCurrency: 'usd' }));
+		const result = await fixture.run(initiate({ beneficiaryMode: 'id', beneficiaryId: idLocator(beneficiary.id as string), sourceWalletCurrency: 'usd' }));
 
 		expect(result.error).toBeUndefined();
 		const requests = fixture.apiRequests();
@@ -101,14 +101,16 @@ describe('Payout → Initiate', () => {
 				country: 'ke',
 				currency: 'kes',
 				destinationType: 'MOBILEMONEY',
-				network: 'MPESA',
-				accountName: ' Ann Doe ',
-				accountNumber: '254712345678',
+				destinationFields: destinationForm({ network: 'MPESA', accountName: ' Ann Doe ', accountNumber: '254712345678' }),
 			}),
 		);
 
 		expect(result.error).toBeUndefined();
-		const [request] = fixture.apiRequests();
+		// The form is checked against Kenya's requirements first, then the payout is sent.
+		const [requirements, request] = fixture.apiRequests();
+		expect(fixture.apiRequests()).toHaveLength(2);
+		expect(requirements).toMatchObject({ method: 'GET', path: '/api/v1/wallets/payout/supported-countries/KE' });
+		expect(request).toMatchObject({ method: 'POST', path: '/api/v2/wallets/payout/initialize' });
 		expect(request.body).toEqual({
 			amount: 500,
 			sourceWalletCurrency: 'USD',
@@ -175,23 +177,21 @@ describe('Payout → Initiate', () => {
 			country: 'KE',
 			currency: 'KES',
 			destinationType: 'MOBILEMONEY',
-			network: 'MPESA',
-			accountName: 'Ann Doe',
-			accountNumber: '254712345678',
+			destinationFields: destinationForm({ network: 'MPESA', accountName: 'Ann Doe', accountNumber: '254712345678' }),
 		};
 		const inlineJson = (destination: unknown): INodeParameters => ({
 			...inlineForm,
 			destinationType: 'json',
 			destinationJson: typeof destination === 'string' ? destination : JSON.stringify(destination),
 		});
-		const byId: INodeParameters = { beneficiaryMode: 'id', beneficiaryId: 'b6d8a0c2-1111-4222-8333-944455556666' };
+		const byId: INodeParameters = { beneficiaryMode: 'id', beneficiaryId: idLocator('b6d8a0c2-1111-4222-8333-944455556666') };
 
 		const cases: Array<[string, INodeParameters, IDataObject[] | undefined, string]> = [
-			['neither beneficiary (blank ID)', { beneficiaryMode: 'id', beneficiaryId: '  ' }, undefined, 'Invalid "Beneficiary": neither a beneficiary ID nor an inline beneficiary was given; exactly one is needed'],
-			['neither beneficiary (ID expression resolving to nothing)', { beneficiaryMode: 'id', beneficiaryId: '={{ $json.missing }}' }, undefined, 'Invalid "Beneficiary": neither a beneficiary ID nor an inline beneficiary was given; exactly one is needed'],
+			['neither beneficiary (blank ID)', { beneficiaryMode: 'id', beneficiaryId: idLocator('  ') }, undefined, 'Invalid "Beneficiary": neither a beneficiary ID nor an inline beneficiary was given; exactly one is needed'],
+			['neither beneficiary (ID expression resolving to nothing)', { beneficiaryMode: 'id', beneficiaryId: idLocator('={{ $json.missing }}') }, undefined, 'Invalid "Beneficiary": neither a beneficiary ID nor an inline beneficiary was given; exactly one is needed'],
 			['both: an inline JSON destination carrying a beneficiaryId', inlineJson({ ...KENYA_MOBILE_MONEY, beneficiaryId: 'b6d8a0c2' }), undefined, 'Invalid "Beneficiary": the inline destination carries "beneficiaryId"; give either a beneficiary ID or an inline beneficiary, not both'],
 			['both: an expression in the JSON path giving a saved beneficiary with its id', { ...inlineForm, destinationType: 'json', destinationJson: '={{ $json.saved }}' }, [{ saved: { id: 'b6d8a0c2', ...KENYA_MOBILE_MONEY } }], 'Invalid "Beneficiary": the inline destination carries "id"; give either a beneficiary ID or an inline beneficiary, not both'],
-			['both: a whole beneficiary object as the ID', { beneficiaryMode: 'id', beneficiaryId: '={{ $json.saved }}' }, [{ saved: { id: 'b6d8a0c2', country: 'KE', destination: KENYA_MOBILE_MONEY } }], 'Invalid "Beneficiary ID": must be an ID (text), but the value is an object; give either a beneficiary ID or an inline beneficiary, not both'],
+			['both: a whole beneficiary object as the ID', { beneficiaryMode: 'id', beneficiaryId: idLocator('={{ $json.saved }}') }, [{ saved: { id: 'b6d8a0c2', country: 'KE', destination: KENYA_MOBILE_MONEY } }], 'Invalid "Beneficiary ID": must be an ID (text), but the value is an object; give either a beneficiary ID or an inline beneficiary, not both'],
 			['an amount with decimals', { ...byId, amount: 10.5 }, undefined, 'Invalid "Amount (Minor Units)": must be a whole number, not 10.5'],
 			['a zero amount', { ...byId, amount: 0 }, undefined, 'Invalid "Amount (Minor Units)": must be greater than zero, not 0'],
 			['a negative amount', { ...byId, amount: -100 }, undefined, 'Invalid "Amount (Minor Units)": must be greater than zero, not -100'],
@@ -202,7 +202,7 @@ describe('Payout → Initiate', () => {
 			['a source currency that is not three letters', { ...byId, sourceWalletCurrency: 'US$' }, undefined, 'Invalid "Source Wallet Currency": "US$" is not a three-letter currency code'],
 			['an inline country that is not two letters', { ...inlineForm, country: 'KEN' }, undefined, 'Invalid "Beneficiary Country": "KEN" is not a two-letter country code'],
 			['an inline currency that is not three letters', { ...inlineForm, currency: 'KE' }, undefined, 'Invalid "Beneficiary Currency": "KE" is not a three-letter currency code'],
-			['a blank destination field', { ...inlineForm, accountNumber: ' ' }, undefined, 'Invalid "Account Number": is required and cannot be blank'],
+			['a blank destination field', { ...inlineForm, destinationFields: destinationForm({ network: 'MPESA', accountName: 'Ann Doe', accountNumber: ' ' }) }, undefined, 'Invalid "Account Number": is required and cannot be blank'],
 			['a destination JSON that is not JSON', inlineJson('{ type: MOBILEMONEY'), undefined, 'Invalid "Destination (JSON)": is not valid JSON'],
 			['a destination JSON without a type', inlineJson({ network: 'MPESA', accountName: 'Ann', accountNumber: '254712345678' }), undefined, 'Invalid "Destination (JSON) → type": is required and cannot be blank'],
 			['a destination JSON missing a field its type needs', inlineJson({ type: 'MOBILEMONEY', network: 'MPESA', accountName: 'Ann' }), undefined, 'Invalid "Destination (JSON) → accountNumber": is required and cannot be blank'],
@@ -219,7 +219,7 @@ describe('Payout → Initiate', () => {
 	});
 
 	test('the service’s refusal surfaces as a NodeApiError (unknown beneficiary)', async () => {
-		const result = await fixture.run(initiate({ beneficiaryMode: 'id', beneficiaryId: 'no-such-beneficiary' }));
+		const result = await fixture.run(initiate({ beneficiaryMode: 'id', beneficiaryId: idLocator('no-such-beneficiary') }));
 		const error = result.error as NodeApiError;
 		expect(error.name).toBe('NodeApiError');
 		expect(error.httpCode).toBe('404');
@@ -230,16 +230,166 @@ describe('Payout → Initiate', () => {
 	test('a 500 on this money-moving call warns that the payout may have gone through', async () => {
 		const beneficiary = await createBeneficiary(fixture);
 		fixture.sandbox.injectFailure({ method: 'POST', path: '/api/v2/wallets/payout/initialize', status: 500 });
-		const result = await fixture.run(initiate({ beneficiaryMode: 'id', beneficiaryId: beneficiary.id as string }));
+		const result = await fixture.run(initiate({ beneficiaryMode: 'id', beneficiaryId: idLocator(beneficiary.id as string) }));
 		expect((result.error as NodeApiError).httpCode).toBe('500');
 		expect(result.error?.description).toMatch(/may still have been carried out.*Transaction → Get/);
+	});
+});
+
+describe('Amount Unit (Initiate and Initiate (Legacy))', () => {
+	const BENEFICIARY_ID = 'b6d8a0c2-1111-4222-8333-944455556666';
+	const byId = { beneficiaryMode: 'id', beneficiaryId: idLocator(BENEFICIARY_ID) };
+
+	test('the amount field states its unit: Minor Units by default, Major Units when chosen', async () => {
+		const { WalletPayments } = await import('../../nodes/WalletPayments/WalletPayments.node');
+		const properties = new WalletPayments().description.properties.filter(
+			(property) => property.displayOptions?.show?.resource?.includes('payout') && property.displayOptions?.show?.operation?.includes('initiate'),
+		);
+		const unit = properties.find((property) => property.name === 'amountUnit');
+		expect(unit?.default).toBe('minor');
+		expect(unit?.options?.map((option) => (option as { value: string }).value).sort()).toEqual(['major', 'minor']);
+		expect(
+			properties.filter((property) => property.name === 'amount').map((property) => [property.displayName, property.displayOptions?.show?.amountUnit]),
+		).toEqual([
+			['Amount (Minor Units)', ['minor']],
+			['Amount (Major Units)', ['major']],
+		]);
+	});
+
+	// [major amount as typed, currency, minor units the API receives]
+	const conversions: Array<[string | number, string, number]> = [
+		[10.5, 'USD', 1050],
+		['10.50', 'USD', 1050],
+		[0.29, 'USD', 29],
+		[0.07, 'USD', 7],
+		[1.1, 'USD', 110],
+		['19.99', 'usd', 1999],
+		[1234567.89, 'USD', 123456789],
+		['10.500', 'USD', 1050],
+		[1500, 'JPY', 1500],
+		['1500', 'JPY', 1500],
+		['1.234', 'KWD', 1234],
+		[0.5, 'KWD', 500],
+		[12.3, 'KES', 1230],
+	];
+
+	test.each(conversions)('%p %s in major units is sent as %i minor units', async (major, currency, minor) => {
+		const result = await fixture.run(initiate({ ...byId, amountUnit: 'major', amount: major, sourceWalletCurrency: currency }), {
+			continueOnFail: true,
+		});
+		const requests = fixture.apiRequests();
+		expect(requests).toHaveLength(1);
+		expect(requests[0]).toMatchObject({ method: 'POST', path: '/api/v2/wallets/payout/initialize' });
+		expect(requests[0].body).toEqual({
+			amount: minor,
+			sourceWalletCurrency: currency.toUpperCase(),
+			customerEmail: 'ann@example.com',
+			description: 'Invoice 42',
+			beneficiaryId: BENEFICIARY_ID,
+		});
+		expect(result.items).toHaveLength(1);
+	});
+
+	test('the converted amount reaches the service and the output is the API’s own, with nothing added', async () => {
+		const beneficiary = await createBeneficiary(fixture);
+		const result = await fixture.run(initiate({ beneficiaryMode: 'id', beneficiaryId: idLocator(beneficiary.id as string), amountUnit: 'major', amount: 0.29 }));
+
+		expect(result.error).toBeUndefined();
+		expect((fixture.apiRequests()[0].body as IDataObject).amount).toBe(29);
+		expect(result.items.map((item) => item.json)).toEqual([
+			payoutTransaction({
+				centFees: 0,
+				fees: 0,
+				reference: expect.stringMatching(/^PAY-/),
+				description: 'Invoice 42',
+				action: 'usd_account_payout',
+				amount: 0.29,
+				centAmount: 29,
+				spotPrice: 130,
+			}),
+		]);
+	});
+
+	test('a batch converts each item with its own currency', async () => {
+		const result = await fixture.run(
+			initiate({ ...byId, amountUnit: 'major', amount: '={{ $json.major }}', sourceWalletCurrency: '={{ $json.currency }}' }),
+			{ items: [{ major: 12.34, currency: 'USD' }, { major: 5000, currency: 'JPY' }, { major: '0.125', currency: 'KWD' }], continueOnFail: true },
+		);
+		expect(fixture.apiRequests().map((request) => [(request.body as IDataObject).amount, (request.body as IDataObject).sourceWalletCurrency])).toEqual([
+			[1234, 'USD'],
+			[5000, 'JPY'],
+			[125, 'KWD'],
+		]);
+		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+	});
+
+	const refusals: Array<[string, INodeParameters, string]> = [
+		['USD with three decimals', { amount: 10.505 }, 'Invalid "Amount (Major Units)": 10.505 USD has 3 decimals, but USD has at most 2 decimals; the node does not round'],
+		['USD with a sub-cent float', { amount: '={{ 0.1 + 0.2 }}' }, 'Invalid "Amount (Major Units)": 0.30000000000000004 USD has 17 decimals, but USD has at most 2 decimals; the node does not round'],
+		['JPY with decimals', { amount: 1500.5, sourceWalletCurrency: 'JPY' }, 'Invalid "Amount (Major Units)": 1500.5 JPY has 1 decimal, but JPY has no decimals; the node does not round'],
+		['KWD with four decimals', { amount: '1.2345', sourceWalletCurrency: 'KWD' }, 'Invalid "Amount (Major Units)": 1.2345 KWD has 4 decimals, but KWD has at most 3 decimals; the node does not round'],
+		['NaN', { amount: '={{ NaN }}' }, 'Invalid "Amount (Major Units)": must be a finite number, not NaN'],
+		['text that is not a number', { amount: '={{ "ten" }}' }, 'Invalid "Amount (Major Units)": must be a number, but the value is the text "ten"'],
+		['a negative amount', { amount: -10 }, 'Invalid "Amount (Major Units)": must be a positive decimal number such as 10.50, not -10'],
+		['a zero amount', { amount: 0 }, 'Invalid "Amount (Major Units)": must be greater than zero, not 0'],
+		['a blank amount', { amount: '={{ "" }}' }, 'Invalid "Amount (Major Units)": is required and cannot be blank'],
+		['an exponent', { amount: '1e3' }, 'Invalid "Amount (Major Units)": must be a positive decimal number such as 10.50, not 1e3'],
+		['more than JavaScript can count exactly', { amount: '99999999999999.99' }, 'Invalid "Amount (Major Units)": 99999999999999.99 USD is 9999999999999999 minor units; the maximum is 9007199254740991 minor units'],
+		['an unknown Amount Unit', { amountUnit: 'cents' }, 'Invalid "Amount Unit": "cents" is not Minor Units or Major Units'],
+	];
+
+	test.each(refusals)('refuses %s before sending anything', async (_name, overrides, message) => {
+		const result = await fixture.run(initiate({ ...byId, amountUnit: 'major', ...overrides }));
+		expect(result.error?.name).toBe('NodeOperationError');
+		expect(result.error?.message).toBe(`${message} (item 0)`);
+		expect(fixture.apiRequests()).toHaveLength(0);
+	});
+
+	test('the error names the decimals the currency allows and how to fix it', async () => {
+		const result = await fixture.run(initiate({ ...byId, amountUnit: 'major', amount: 10.505 }));
+		expect(result.error?.description).toBe('USD has at most 2 decimals (1 USD = 100 minor units). Or set Amount Unit to Minor Units.');
+	});
+
+	test('Initiate (Legacy): major units are converted, and the int32 limit applies to the converted amount', async () => {
+		const legacy = (amount: number | string) =>
+			initiateLegacy({ beneficiaryId: byId.beneficiaryId, amountUnit: 'major', amount });
+
+		await fixture.run(legacy('21474836.47'), { continueOnFail: true });
+		expect(fixture.apiRequests().map((request) => (request.body as IDataObject).amount)).toEqual([2_147_483_647]);
+
+		fixture.sandbox.clearRequests();
+		const tooMuch = await fixture.run(legacy('21474836.48'));
+		expect(tooMuch.error?.message).toBe(
+			'Invalid "Amount (Major Units)": 21474836.48 USD is 2147483648 minor units; the maximum is 2147483647 minor units (item 0)',
+		);
+		expect(fixture.apiRequests()).toHaveLength(0);
+
+		const bad = await fixture.run(legacy(10.555));
+		expect(bad.error?.message).toBe('Invalid "Amount (Major Units)": 10.555 USD has 3 decimals, but USD has at most 2 decimals; the node does not round (item 0)');
+		expect(fixture.apiRequests()).toHaveLength(0);
+	});
+
+	test('Initiate (Legacy) full request with a major amount', async () => {
+		const beneficiary = await createBeneficiary(fixture);
+		const result = await fixture.run(initiateLegacy({ beneficiaryId: idLocator(beneficiary.id as string), amountUnit: 'major', amount: 10.5, reference: 'INV-9' }));
+		expect(result.error).toBeUndefined();
+		expect(fixture.apiRequests()[0].body).toEqual({
+			amount: 1050,
+			reference: 'INV-9',
+			customerEmail: 'ann@example.com',
+			description: 'Invoice 42',
+			beneficiaryId: beneficiary.id,
+			sourceWalletCurrency: 'USD',
+			callbackUrl: CALLBACK_URL,
+		});
+		expect(result.items[0].json).toMatchObject({ amount: 10.5, centAmount: 1050 });
 	});
 });
 
 describe('Payout → Initiate (Legacy) and Finalize (Legacy)', () => {
 	test('initiates with a derived reference and the callback URL: exact request and output', async () => {
 		const beneficiary = await createBeneficiary(fixture);
-		const result = await fixture.run(initiateLegacy({ beneficiaryId: beneficiary.id as string }));
+		const result = await fixture.run(initiateLegacy({ beneficiaryId: idLocator(beneficiary.id as string) }));
 
 		expect(result.error).toBeUndefined();
 		const requests = fixture.apiRequests();
@@ -273,13 +423,13 @@ describe('Payout → Initiate (Legacy) and Finalize (Legacy)', () => {
 
 	test('sends the reference the user gave; each item of a batch gets its own derived one', async () => {
 		const beneficiary = await createBeneficiary(fixture);
-		const given = await fixture.run(initiateLegacy({ beneficiaryId: beneficiary.id as string, reference: ' INV-42 ' }));
+		const given = await fixture.run(initiateLegacy({ beneficiaryId: idLocator(beneficiary.id as string), reference: ' INV-42 ' }));
 		expect(given.error).toBeUndefined();
 		expect((fixture.apiRequests()[0].body as IDataObject).reference).toBe('INV-42');
 		expect(given.items[0].json.reference).toBe('INV-42');
 
 		fixture.sandbox.clearRequests();
-		const batch = await fixture.run(initiateLegacy({ beneficiaryId: beneficiary.id as string }), { items: [{}, {}] });
+		const batch = await fixture.run(initiateLegacy({ beneficiaryId: idLocator(beneficiary.id as string) }), { items: [{}, {}] });
 		expect(batch.error).toBeUndefined();
 		const references = fixture.apiRequests().map((request) => (request.body as IDataObject).reference);
 		expect(references).toHaveLength(2);
@@ -289,7 +439,7 @@ describe('Payout → Initiate (Legacy) and Finalize (Legacy)', () => {
 
 	test('full flow: initiate → finalize → the payout is pending and debited', async () => {
 		const beneficiary = await createBeneficiary(fixture);
-		const initiated = await fixture.run(initiateLegacy({ beneficiaryId: beneficiary.id as string }));
+		const initiated = await fixture.run(initiateLegacy({ beneficiaryId: idLocator(beneficiary.id as string) }));
 		const transactionId = initiated.items[0].json.id as string;
 		fixture.sandbox.clearRequests();
 
@@ -319,7 +469,7 @@ describe('Payout → Initiate (Legacy) and Finalize (Legacy)', () => {
 
 	test('finalizing twice: the second call is refused by the service', async () => {
 		const beneficiary = await createBeneficiary(fixture);
-		const initiated = await fixture.run(initiateLegacy({ beneficiaryId: beneficiary.id as string }));
+		const initiated = await fixture.run(initiateLegacy({ beneficiaryId: idLocator(beneficiary.id as string) }));
 		const transactionId = initiated.items[0].json.id as string;
 		expect((await fixture.run(finalizeLegacy(transactionId))).error).toBeUndefined();
 
@@ -333,7 +483,7 @@ describe('Payout → Initiate (Legacy) and Finalize (Legacy)', () => {
 
 	test('finalizing after the ~4 minute window fails with the service’s message', async () => {
 		const beneficiary = await createBeneficiary(fixture);
-		const initiated = await fixture.run(initiateLegacy({ beneficiaryId: beneficiary.id as string }));
+		const initiated = await fixture.run(initiateLegacy({ beneficiaryId: idLocator(beneficiary.id as string) }));
 		clock.advanceSeconds(241);
 
 		const late = await fixture.run(finalizeLegacy(initiated.items[0].json.id as string));
@@ -350,7 +500,7 @@ describe('Payout → Initiate (Legacy) and Finalize (Legacy)', () => {
 
 	test('Retry On Fail (same execution) resends the same derived reference; the service refuses it, nothing is paid twice', async () => {
 		const beneficiary = await createBeneficiary(fixture);
-		const parameters = initiateLegacy({ beneficiaryId: beneficiary.id as string });
+		const parameters = initiateLegacy({ beneficiaryId: idLocator(beneficiary.id as string) });
 		const first = await fixture.run(parameters, { executionId: 'exec-77', nodeId: 'payout-node' });
 		expect(first.error).toBeUndefined();
 
@@ -375,7 +525,7 @@ describe('Payout → Initiate (Legacy) and Finalize (Legacy)', () => {
 	});
 
 	describe('Initiate (Legacy) checks its input before sending anything', () => {
-		const id = { beneficiaryId: 'b6d8a0c2-1111-4222-8333-944455556666' };
+		const id = { beneficiaryId: idLocator('b6d8a0c2-1111-4222-8333-944455556666') };
 		const cases: Array<[string, INodeParameters, string]> = [
 			['an amount with decimals', { amount: 10.5 }, 'Invalid "Amount (Minor Units)": must be a whole number, not 10.5'],
 			['a zero amount', { amount: 0 }, 'Invalid "Amount (Minor Units)": must be greater than zero, not 0'],
@@ -383,7 +533,7 @@ describe('Payout → Initiate (Legacy) and Finalize (Legacy)', () => {
 			['an amount above int32', { amount: 2_147_483_648 }, 'Invalid "Amount (Minor Units)": must be at most 2147483647, not 2147483648'],
 			['a bad email', { customerEmail: 'ann@' }, 'Invalid "Customer Email": "ann@" does not look like an email address (name@example.com)'],
 			['a blank description', { description: ' ' }, 'Invalid "Description": is required and cannot be blank'],
-			['a blank beneficiary ID', { beneficiaryId: ' ' }, 'Invalid "Beneficiary ID": is required and cannot be blank'],
+			['a blank beneficiary ID', { beneficiaryId: idLocator(' ') }, 'Invalid "Beneficiary ID": is required and cannot be blank'],
 			['a blank callback URL', { callbackUrl: '={{ $json.callback }}' }, 'Invalid "Callback URL": is required and cannot be blank'],
 			['a callback URL that is not http(s)', { callbackUrl: 'ftp://example.com/hook' }, 'Invalid "Callback URL": "ftp://example.com/hook" is not an http:// or https:// address'],
 			['a source currency that is not three letters', { sourceWalletCurrency: 'DOLLAR' }, 'Invalid "Source Wallet Currency": "DOLLAR" is not a three-letter currency code'],
@@ -406,7 +556,7 @@ describe('Payout → Initiate (Legacy) and Finalize (Legacy)', () => {
 });
 
 test('a required field left literally empty is stopped by n8n itself before the node runs', async () => {
-	await expect(fixture.run(initiateLegacy({ beneficiaryId: 'b6d8a0c2', callbackUrl: '' }))).rejects.toThrow(
+	await expect(fixture.run(initiateLegacy({ beneficiaryId: idLocator('b6d8a0c2'), callbackUrl: '' }))).rejects.toThrow(
 		/Parameter "Callback URL" is required/,
 	);
 	expect(fixture.apiRequests()).toHaveLength(0);

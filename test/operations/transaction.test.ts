@@ -1,7 +1,7 @@
 import type { IDataObject, NodeApiError } from 'n8n-workflow';
 
 import { useSandbox } from '../helpers/sandbox';
-import { callApi, createBeneficiary, ISO_TIMESTAMP, KENYA_MOBILE_MONEY, UUID } from './wallet-support';
+import { callApi, createBeneficiary, idLocator, ISO_TIMESTAMP, KENYA_MOBILE_MONEY, UUID } from './wallet-support';
 
 const fixture = useSandbox();
 
@@ -18,13 +18,16 @@ describe('Transaction → Get', () => {
 			customerEmail: 'ann@example.com',
 			description: 'Invoice 42',
 			beneficiaryMode: 'id',
-			beneficiaryId: beneficiary.id as string,
+			beneficiaryId: idLocator(beneficiary.id as string),
 		});
 		expect(payout.error).toBeUndefined();
 		const payoutJson = payout.items[0].json;
 		fixture.sandbox.clearRequests();
 
-		const result = await fixture.run({ resource: 'transaction', operation: 'get', transactionId: '={{ $json.id }}' }, { items: [payoutJson] });
+		const result = await fixture.run(
+			{ resource: 'transaction', operation: 'get', transactionId: '={{ $json.id }}', simplify: false },
+			{ items: [payoutJson] },
+		);
 
 		expect(result.error).toBeUndefined();
 		const requests = fixture.apiRequests();
@@ -74,8 +77,61 @@ describe('Transaction → Get', () => {
 			amount: 5000,
 			reference: 'COL-1',
 		});
-		const result = await fixture.run(getTransaction(collection.id as string));
+		const result = await fixture.run({ ...getTransaction(collection.id as string), simplify: false });
 		expect(result.items[0].json).toMatchObject({ id: collection.id, type: 'CREDIT', action: 'DEPOSIT_NGN', amount: '50.00', reference: 'COL-1', status: 'processing' });
+	});
+
+	describe('Simplify', () => {
+		async function payoutTransactionId(): Promise<{ id: string; reference: string }> {
+			const beneficiary = await createBeneficiary(fixture);
+			const payout = await callApi(fixture, 'POST', '/api/v2/wallets/payout/initialize', {
+				amount: 1050,
+				sourceWalletCurrency: 'USD',
+				customerEmail: 'ann@example.com',
+				description: 'Invoice 42',
+				beneficiaryId: beneficiary.id as string,
+			});
+			return { id: payout.id as string, reference: payout.reference as string };
+		}
+
+		test('is on by default: id, type, channel, status, failedReason, amount, currency, reference and dates, under the API’s names', async () => {
+			const { id, reference } = await payoutTransactionId();
+			const result = await fixture.run(getTransaction(id));
+
+			expect(result.error).toBeUndefined();
+			expect(fixture.apiRequests().map((request) => [request.method, request.path])).toEqual([['GET', `/api/v2/transactions/${id}`]]);
+			expect(result.items).toEqual([
+				{
+					json: {
+						id,
+						type: 'DEBIT',
+						channel: 'payout',
+						status: 'initiated',
+						failedReason: '',
+						amount: '10.50',
+						currency: 'USD',
+						reference,
+						createdAt: ISO_TIMESTAMP,
+						updatedAt: ISO_TIMESTAMP,
+					},
+					pairedItem: { item: 0 },
+				},
+			]);
+		});
+
+		test('off returns the raw record: the same request, every field the API sent', async () => {
+			const { id } = await payoutTransactionId();
+			const simplified = await fixture.run(getTransaction(id));
+			const raw = await fixture.run({ ...getTransaction(id), simplify: false });
+
+			const [first, second] = fixture.apiRequests();
+			expect([first.method, first.path, first.query]).toEqual([second.method, second.path, second.query]);
+			const rawJson = raw.items[0].json;
+			expect(Object.keys(rawJson).length).toBeGreaterThan(Object.keys(simplified.items[0].json).length);
+			// Every simplified field is the API's own field with the API's own value.
+			expect(rawJson).toMatchObject(simplified.items[0].json);
+			expect(rawJson).toMatchObject({ exchangeRate: '130', payoutCurrency: 'KES', beneficiary: KENYA_MOBILE_MONEY });
+		});
 	});
 
 	test('an unknown transaction gives a NodeApiError with HTTP code 404 and the service’s message', async () => {

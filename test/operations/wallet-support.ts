@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameterResourceLocator, ResourceMapperValue } from 'n8n-workflow';
 
 import type { SandboxFixture } from '../helpers/sandbox';
 
@@ -27,6 +27,16 @@ export async function callApi(
 	}
 	fixture.sandbox.clearRequests();
 	return json.data as IDataObject;
+}
+
+/** A picker's value as n8n's editor stores it ("By ID" mode, or "From List" with the picked ID). */
+export function idLocator(value: string, mode: 'id' | 'list' = 'id'): INodeParameterResourceLocator {
+	return { __rl: true, mode, value };
+}
+
+/** The destination form's value as n8n's editor stores a resource mapper ("Map Each Column Manually"). */
+export function destinationForm(value: ResourceMapperValue['value']): ResourceMapperValue {
+	return { mappingMode: 'defineBelow', value, matchingColumns: [], schema: [], attemptToConvertTypes: false, convertFieldsToString: false };
 }
 
 export const KENYA_MOBILE_MONEY = {

@@ -1,98 +1,167 @@
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { InvalidInput, jsonObject, requiredText } from './validation';
+import { apiRequest, type WalletContext } from '../transport/request';
+import { countryCode, InvalidInput, jsonObject, optionalText, requiredText } from './validation';
+
+/**
+ * The payout destination: a Destination Type the country offers and a form built from that
+ * type's field descriptors (`GET /api/v1/wallets/payout/supported-countries/{country}`), or
+ * raw JSON for expressions.
+ *
+ * Two sources of rules, each checked in one place:
+ * - the contract's fixed shapes (section 2.3): every field of BANK, NUBAN and MOBILEMONEY is
+ *   required text (`checkContractShape`), checked before any request, for the form and JSON;
+ * - the country's live descriptors (section 4.9): required, const, enum and pattern
+ *   (`checkDescriptors`), fetched once per country per node run and checked for the form
+ *   before the request that creates or pays.
+ */
 
 /** Destination shapes of the contract (section 2.3): the fields each type requires. */
-export const DESTINATION_FIELDS: Record<string, Array<[name: string, label: string]>> = {
-	BANK: [
-		['bankCode', 'Bank Code'],
-		['bankName', 'Bank Name'],
-		['accountName', 'Account Name'],
-		['accountNumber', 'Account Number'],
-	],
-	MOBILEMONEY: [
-		['network', 'Mobile Network'],
-		['accountName', 'Account Name'],
-		['accountNumber', 'Account Number'],
-	],
-	NUBAN: [
-		['bankCode', 'Bank Code'],
-		['accountName', 'Account Name'],
-		['accountNumber', 'Account Number'],
-	],
+export const DESTINATION_FIELDS: Record<string, string[]> = {
+	BANK: ['bankCode', 'bankName', 'accountName', 'accountNumber'],
+	MOBILEMONEY: ['network', 'accountName', 'accountNumber'],
+	NUBAN: ['bankCode', 'accountName', 'accountNumber'],
 };
 
-const TYPES = Object.keys(DESTINATION_FIELDS);
+const LABELS: Record<string, string> = {
+	accountName: 'Account Name',
+	accountNumber: 'Account Number',
+	bankCode: 'Bank Code',
+	bankName: 'Bank Name',
+	network: 'Mobile Network',
+	type: 'Destination Type',
+};
 
-function showFor(show: IDisplayOptions['show'], types?: string[]): IDisplayOptions {
-	return { show: { ...show, ...(types ? { destinationType: types } : {}) } };
+const TYPE_NAMES: Record<string, string> = {
+	BANK: 'Bank Account',
+	MOBILEMONEY: 'Mobile Money',
+	NUBAN: 'NUBAN (Nigerian Bank Account)',
+};
+
+/** "accountNumber" → "Account Number"; names the contract does not show are spelled out. */
+export function fieldLabel(name: string): string {
+	return LABELS[name] ?? name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/^./, (first) => first.toUpperCase());
+}
+
+/** "MOBILEMONEY" → "Mobile Money"; other types as the API names them. */
+export function typeName(type: string): string {
+	return TYPE_NAMES[type] ?? type;
+}
+
+/** A field descriptor of the country requirement (section 2.3). */
+export interface FieldDescriptor {
+	name: string;
+	type?: string;
+	required?: boolean;
+	const?: string;
+	enum?: string[];
+	pattern?: string;
+}
+
+export interface CountryRequirements {
+	code: string;
+	name: string;
+	/** Keyed by destination type. */
+	destination: Record<string, FieldDescriptor[]>;
+}
+
+function asRequirements(data: IDataObject, code: string): CountryRequirements {
+	const destination = (data?.destination ?? {}) as Record<string, unknown>;
+	const types: Record<string, FieldDescriptor[]> = {};
+	for (const [type, descriptors] of Object.entries(destination)) {
+		if (Array.isArray(descriptors)) {
+			types[type] = descriptors.filter((d): d is FieldDescriptor => typeof (d as FieldDescriptor)?.name === 'string');
+		}
+	}
+	return { code: typeof data?.code === 'string' ? data.code : code, name: typeof data?.name === 'string' ? data.name : code, destination: types };
+}
+
+/** `GET /api/v1/wallets/payout/supported-countries/{country}`: the raw answer. */
+export async function getCountryRequirements(this: WalletContext, code: string): Promise<IDataObject> {
+	return await apiRequest.call(this, 'GET', `/api/v1/wallets/payout/supported-countries/${encodeURIComponent(code)}`);
+}
+
+// Requirements fetched during one node run, per country: asked for once, whatever the items.
+const requirementsByRun = new WeakMap<object, Map<string, Promise<CountryRequirements>>>();
+
+export function countryRequirements(context: WalletContext, code: string): Promise<CountryRequirements> {
+	let byCountry = requirementsByRun.get(context);
+	if (!byCountry) {
+		byCountry = new Map();
+		requirementsByRun.set(context, byCountry);
+	}
+	let requirements = byCountry.get(code);
+	if (!requirements) {
+		requirements = getCountryRequirements.call(context, code).then((data) => asRequirements(data, code));
+		byCountry.set(code, requirements);
+		requirements.catch(() => byCountry.delete(code));
+	}
+	return requirements;
 }
 
 /**
- * The destination form: a type, then the fields that type needs; or raw JSON (for
- * expressions and for shapes beyond the three the contract shows).
- * `show` limits every field to the operation (and mode) that uses it.
+ * The country the editor holds, when it is a plain two-letter code (an expression has no value
+ * until the workflow runs); undefined otherwise.
+ */
+export function literalCountryCode(value: unknown): string | undefined {
+	if (typeof value !== 'string') return undefined;
+	const text = value.trim();
+	return /^[A-Za-z]{2}$/.test(text) ? text.toUpperCase() : undefined;
+}
+
+/** The descriptors of one destination type, or a clear error naming the types on offer. */
+export function descriptorsFor(requirements: CountryRequirements, type: string): FieldDescriptor[] {
+	const descriptors = requirements.destination[type];
+	if (!descriptors) {
+		const offered = Object.keys(requirements.destination);
+		throw new InvalidInput(
+			'Destination Type',
+			`${requirements.name} (${requirements.code}) does not offer "${type}"; it offers ${offered.join(', ') || 'no destination types'}`,
+			'Country → Get Payout Requirements lists what a country takes.',
+		);
+	}
+	return descriptors;
+}
+
+/**
+ * The destination fields: Destination Type (the country's types, loaded from the service),
+ * the form for that type (n8n's resource mapper, its fields from the type's descriptors), and
+ * raw JSON. `show` limits every field to the operation (and mode) that uses it.
  */
 export function destinationProperties(show: IDisplayOptions['show']): INodeProperties[] {
-	const typesWith = (name: string) => TYPES.filter((type) => DESTINATION_FIELDS[type].some(([field]) => field === name));
 	return [
 		{
-			displayName: 'Destination Type',
+			displayName: 'Destination Type Name or ID',
 			name: 'destinationType',
 			type: 'options',
-			options: [
-				{ name: 'Bank Account', value: 'BANK', description: 'Bank code, bank name, account name and number' },
-				{ name: 'Mobile Money', value: 'MOBILEMONEY', description: 'Mobile network, account name and number (phone)' },
-				{ name: 'NUBAN (Nigerian Bank Account)', value: 'NUBAN', description: 'Bank code, account name and 10-digit NUBAN' },
-				{ name: 'Raw JSON', value: 'json', description: 'Give the whole destination object as JSON' },
-			],
-			default: 'BANK',
-			description: 'Which kind of account receives the money. Country → Get Payout Requirements lists what a country accepts.',
-			displayOptions: showFor(show),
-		},
-		{
-			displayName: 'Bank Code',
-			name: 'bankCode',
-			type: 'string',
+			typeOptions: { loadOptionsMethod: 'getDestinationTypes', loadOptionsDependsOn: ['country'] },
 			required: true,
 			default: '',
-			displayOptions: showFor(show, typesWith('bankCode')),
+			description:
+				'Which kind of account receives the money: the types the country offers (from the service), or Raw JSON. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			displayOptions: { show: { ...show } },
 		},
 		{
-			displayName: 'Bank Name',
-			name: 'bankName',
-			type: 'string',
-			required: true,
-			default: '',
-			displayOptions: showFor(show, typesWith('bankName')),
-		},
-		{
-			displayName: 'Mobile Network',
-			name: 'network',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: 'MPESA',
-			description: 'The mobile money network, as Country → Get Payout Requirements names it',
-			displayOptions: showFor(show, typesWith('network')),
-		},
-		{
-			displayName: 'Account Name',
-			name: 'accountName',
-			type: 'string',
-			required: true,
-			default: '',
-			description: 'The account holder’s name',
-			displayOptions: showFor(show, typesWith('accountName')),
-		},
-		{
-			displayName: 'Account Number',
-			name: 'accountNumber',
-			type: 'string',
-			required: true,
-			default: '',
-			description: 'The bank account number, or the phone number for mobile money (in the format the country requires)',
-			displayOptions: showFor(show, typesWith('accountNumber')),
+			displayName: 'Destination',
+			name: 'destinationFields',
+			type: 'resourceMapper',
+			noDataExpression: true,
+			default: { mappingMode: 'defineBelow', value: null },
+			description: 'The account details the country requires for this destination type',
+			typeOptions: {
+				loadOptionsDependsOn: ['country', 'destinationType'],
+				resourceMapper: {
+					resourceMapperMethod: 'getDestinationFields',
+					mode: 'add',
+					valuesLabel: 'Destination Fields',
+					fieldWords: { singular: 'field', plural: 'fields' },
+					addAllFields: true,
+					multiKeyMatch: false,
+					supportAutoMap: false,
+					noFieldsError: 'Choose a country and a destination type first, or use Raw JSON',
+				},
+			},
+			displayOptions: { show: { ...show }, hide: { destinationType: ['json', ''] } },
 		},
 		{
 			displayName: 'Destination (JSON)',
@@ -100,28 +169,75 @@ export function destinationProperties(show: IDisplayOptions['show']): INodePrope
 			type: 'json',
 			required: true,
 			default: '{\n  "type": "MOBILEMONEY",\n  "network": "",\n  "accountName": "",\n  "accountNumber": ""\n}',
-			description: 'The destination object as the API takes it, with its "type" (BANK, NUBAN, MOBILEMONEY, …)',
-			displayOptions: showFor(show, ['json']),
+			description:
+				'The destination object as the API takes it, with its "type" (BANK, NUBAN, MOBILEMONEY, …). Checked for the contract’s shapes; the service checks the country’s formats.',
+			displayOptions: { show: { ...show, destinationType: ['json'] } },
 		},
 	];
 }
 
-/** Reads and checks the destination for one item: the fields its type requires are present. */
-export function readDestination(context: IExecuteFunctions, itemIndex: number): IDataObject {
-	const type = context.getNodeParameter('destinationType', itemIndex) as string;
-	if (type === 'json') {
-		const destination = jsonObject(context.getNodeParameter('destinationJson', itemIndex), 'Destination (JSON)');
-		const jsonType = requiredText(destination.type, 'Destination (JSON) → type', 40).toUpperCase();
-		const fields = DESTINATION_FIELDS[jsonType];
-		// Shapes the contract does not show are passed through for the service to judge.
-		for (const [name] of fields ?? []) requiredText(destination[name], `Destination (JSON) → ${name}`);
-		return { ...destination, type: jsonType } as IDataObject;
+/** Every field of the contract's fixed shapes (BANK, NUBAN, MOBILEMONEY) is required text. */
+function checkContractShape(destination: IDataObject, label: (name: string) => string): void {
+	for (const name of DESTINATION_FIELDS[String(destination.type)] ?? []) requiredText(destination[name], label(name), 200);
+}
+
+function matches(pattern: string, value: string): boolean | undefined {
+	try {
+		return new RegExp(pattern).test(value);
+	} catch {
+		// A pattern this engine cannot read is left to the service.
+		return undefined;
 	}
-	const fields = DESTINATION_FIELDS[type];
-	if (!fields) throw new InvalidInput('Destination Type', `"${type}" is not one of ${TYPES.join(', ')}`);
-	const destination: IDataObject = { type };
-	for (const [name, label] of fields) {
-		destination[name] = requiredText(context.getNodeParameter(name, itemIndex, ''), label, 200);
+}
+
+/**
+ * The country's rules for one destination: `const` values filled in, then each field's
+ * `required`, `enum` and `pattern`. Only described fields are kept.
+ */
+function checkDescriptors(values: IDataObject, descriptors: FieldDescriptor[], where: string): IDataObject {
+	const destination: IDataObject = {};
+	for (const descriptor of descriptors) {
+		const field = fieldLabel(descriptor.name);
+		if (descriptor.const !== undefined) {
+			destination[descriptor.name] = descriptor.const;
+			continue;
+		}
+		const raw = values[descriptor.name];
+		const value = descriptor.required ? requiredText(raw, field, 200) : optionalText(raw, field, 200);
+		if (value === undefined) continue;
+		if (descriptor.enum && !descriptor.enum.includes(value)) {
+			throw new InvalidInput(field, `"${value}" is not one of ${descriptor.enum.join(', ')}, the values ${where}`);
+		}
+		if (descriptor.pattern && matches(descriptor.pattern, value) === false) {
+			throw new InvalidInput(
+				field,
+				`"${value}" does not match the pattern ${descriptor.pattern}, which ${where}`,
+				'The service refuses values in any other format.',
+			);
+		}
+		destination[descriptor.name] = value;
 	}
 	return destination;
+}
+
+/**
+ * Reads and checks the destination of one item for `country`: the form against the contract's
+ * shape and the country's live descriptors, or the raw JSON against the contract's shape.
+ */
+export async function readDestination(context: IExecuteFunctions, itemIndex: number, country: string): Promise<IDataObject> {
+	const type = requiredText(context.getNodeParameter('destinationType', itemIndex), 'Destination Type', 40);
+	if (type === 'json') {
+		const destination = { ...jsonObject(context.getNodeParameter('destinationJson', itemIndex), 'Destination (JSON)') } as IDataObject;
+		destination.type = requiredText(destination.type, 'Destination (JSON) → type', 40).toUpperCase();
+		// Shapes the contract does not show are passed through for the service to judge.
+		checkContractShape(destination, (name) => `Destination (JSON) → ${name}`);
+		return destination;
+	}
+
+	const form = context.getNodeParameter('destinationFields', itemIndex, {}) as { value?: IDataObject | null };
+	const values: IDataObject = { ...(form?.value ?? {}), type };
+	checkContractShape(values, fieldLabel);
+	const requirements = await countryRequirements(context, countryCode(country, 'Country'));
+	const where = `${requirements.name} (${requirements.code}) requires for ${type}`;
+	return checkDescriptors(values, descriptorsFor(requirements, type), where);
 }

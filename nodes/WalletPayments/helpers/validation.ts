@@ -23,6 +23,7 @@ const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 function describe(value: unknown): string {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'a list';
+	if (typeof value === 'number' && !Number.isFinite(value)) return `the number ${value}`;
 	return typeof value === 'object' ? 'an object' : typeof value;
 }
 
@@ -118,15 +119,31 @@ export function integerInRange(value: unknown, field: string, min: number, max: 
 	return number;
 }
 
-/** A calendar date written yyyy-mm-dd. */
-export function isoDate(value: unknown, field: string): string {
+/** A calendar date written yyyy-mm-dd; with `past`, not later than today (e.g. a date of birth). */
+export function isoDate(value: unknown, field: string, { past = false } = {}): string {
 	const text = requiredText(value, field, 10);
 	const match = ISO_DATE.exec(text);
 	const date = match ? new Date(Date.UTC(+match[1], +match[2] - 1, +match[3])) : undefined;
 	if (!match || !date || date.getUTCMonth() !== +match[2] - 1 || date.getUTCDate() !== +match[3]) {
 		throw new InvalidInput(field, `"${text}" is not a valid date written yyyy-mm-dd`);
 	}
+	// Compared with the latest calendar date anywhere on earth (UTC+14), so no time zone is refused.
+	const latestToday = new Date(Date.now() + 14 * 3600_000).toISOString().slice(0, 10);
+	if (past && text > latestToday) throw new InvalidInput(field, `${text} is in the future; it must be in the past`);
 	return text;
+}
+
+/**
+ * A yes/no parameter. Expressions may give the text "true" or "false"; anything else (which a
+ * plain `if` would read as yes) is refused.
+ */
+export function booleanFlag(value: unknown, field: string): boolean {
+	if (typeof value === 'boolean') return value;
+	if (typeof value === 'string' && /^(true|false)$/i.test(value.trim())) return value.trim().toLowerCase() === 'true';
+	throw new InvalidInput(
+		field,
+		`must be true or false, but the value is ${typeof value === 'string' ? `the text "${value.slice(0, 40)}"` : describe(value)}`,
+	);
 }
 
 const NOT_JSON = Symbol('not JSON');
@@ -154,6 +171,8 @@ export function jsonObject(value: unknown, field: string): Record<string, unknow
 }
 
 const CURRENCY_CODE = /^[A-Za-z]{3}$/;
+const PHONE = /^\+?[\d\s()-]{4,20}$/;
+const DIAL_CODE = /^\+?\d{1,4}$/;
 const COUNTRY_CODE = /^[A-Za-z]{2}$/;
 const HTTP_URL = /^https?:\/\/[^\s/?#]+[^\s]*$/i;
 
@@ -180,6 +199,24 @@ export function httpUrl(value: unknown, field: string): string {
 	const text = requiredText(value, field, 2048);
 	if (!HTTP_URL.test(text)) {
 		throw new InvalidInput(field, `"${text}" is not an http:// or https:// address`);
+	}
+	return text;
+}
+
+/** An optional phone number: digits, spaces, brackets and dashes, an optional leading +. */
+export function optionalPhone(value: unknown, field: string): string | undefined {
+	const text = optionalText(value, field, 32);
+	if (text !== undefined && !PHONE.test(text)) {
+		throw new InvalidInput(field, `"${text}" is not a phone number`, 'Use digits, e.g. 0712345678 or +254 712 345678.');
+	}
+	return text;
+}
+
+/** An optional international dialling code: 1 to 4 digits, with or without a leading +. */
+export function optionalDialCode(value: unknown, field: string): string | undefined {
+	const text = optionalText(value, field, 8);
+	if (text !== undefined && !DIAL_CODE.test(text)) {
+		throw new InvalidInput(field, `"${text}" is not a dial code`, 'Use the country’s calling code, e.g. +254 or 234.');
 	}
 	return text;
 }

@@ -8,6 +8,8 @@ export interface RequestSummary {
 	movesMoney: boolean;
 	/** The reference the request carried, if any (named in "already submitted" errors). */
 	reference?: string;
+	/** The credential's secrets: never repeated in an error, even when the service echoes them. */
+	secrets?: string[];
 }
 
 export interface ServiceResponse {
@@ -26,6 +28,36 @@ export function serviceMessage(body: unknown): string | undefined {
 	if (Array.isArray(message)) return message.map(String).join('; ');
 	if (typeof message === 'string' && message.trim() !== '') return message;
 	return undefined;
+}
+
+const REDACTED = '[redacted]';
+const DIGIT_RUN = /(?<!\d)\d{13,19}(?!\d)/g;
+const LABELLED_CVV = /\b(cvv2?|cvc2?|csc)(\W{0,4})\d{3,4}(?!\d)/gi;
+
+function luhnValid(digits: string): boolean {
+	let sum = 0;
+	for (let i = 0; i < digits.length; i++) {
+		let digit = Number(digits[digits.length - 1 - i]);
+		if (i % 2 === 1) {
+			digit *= 2;
+			if (digit > 9) digit -= 9;
+		}
+		sum += digit;
+	}
+	return sum % 10 === 0;
+}
+
+/**
+ * The service's words as they may be shown: the credential's secrets removed, full card
+ * numbers (13–19 digits passing the Luhn check) cut to their last four digits and labelled
+ * CVVs starred, as in outputs.
+ */
+function safeText(text: string, request: RequestSummary): string {
+	let safe = text;
+	for (const secret of request.secrets ?? []) safe = safe.split(secret).join(REDACTED);
+	return safe
+		.replace(DIGIT_RUN, (digits) => (luhnValid(digits) ? `${'*'.repeat(digits.length - 4)}${digits.slice(-4)}` : digits))
+		.replace(LABELLED_CVV, (_match, label: string, gap: string) => `${label}${gap}***`);
 }
 
 function retryAfter(headers: Record<string, unknown>): string | undefined {
@@ -58,7 +90,12 @@ function describeStatus(response: ServiceResponse, request: RequestSummary): str
 			: 'The service had a problem. Try again later.';
 	}
 	if (statusCode >= 200 && statusCode < 300) {
-		return 'The service answered without success. Nothing was reported as done.';
+		// A success code with an answer that cannot be read (empty, HTML, cut-off JSON) does not
+		// say the money did not move; only an explicit `status: false` does.
+		const refused = typeof response.body === 'object' && response.body !== null && (response.body as IDataObject).status === false;
+		return request.movesMoney && !refused
+			? `The service answered HTTP ${statusCode}, but its answer could not be read, so it is not known whether it was done. ${MAYBE_DONE}`
+			: 'The service answered without success. Nothing was reported as done.';
 	}
 	return 'The service rejected the request. Check the fields named in the message.';
 }
@@ -70,8 +107,9 @@ export function errorFromResponse(
 	request: RequestSummary,
 ): NodeApiError {
 	const { statusCode, body } = response;
+	const said = serviceMessage(body);
 	const message =
-		serviceMessage(body) ??
+		(said === undefined ? undefined : safeText(said, request)) ??
 		(typeof body === 'string' && body.trim() !== ''
 			? `The service answered HTTP ${statusCode} with a body that is not JSON`
 			: `The service answered HTTP ${statusCode} with an empty or unexpected body`);

@@ -31,22 +31,41 @@ function isDone(request: ListRequest, collected: number): boolean {
 	return !request.returnAll && collected >= request.limit;
 }
 
+export interface CursorPageResult {
+	records: IDataObject[];
+	/** The cursor of the next page; undefined on the last page. */
+	nextCursor?: string;
+}
+
+/** One page of a v2 list (customers, beneficiaries): `limit` records after `cursor`. */
+export async function getCursorPage(
+	this: WalletContext,
+	endpoint: string,
+	qs: IDataObject,
+	limit: number,
+	cursor?: string,
+): Promise<CursorPageResult> {
+	const query: IDataObject = { ...qs, limit };
+	if (cursor) query.nextCursor = cursor;
+	const page = (await apiRequest.call(this, 'GET', endpoint, { qs: query })) as CursorPage;
+	const records = page?.data ?? [];
+	const next = page?.meta?.hasNextPage === false ? undefined : page?.meta?.nextCursor ?? undefined;
+	// An empty page has nothing after it worth asking for.
+	return { records, nextCursor: records.length === 0 ? undefined : next };
+}
+
 /** v2 lists (customers, beneficiaries): `limit` + opaque `nextCursor`. */
 export async function getAllByCursor(this: WalletContext, request: ListRequest): Promise<IDataObject[]> {
 	const results: IDataObject[] = [];
 	const seenCursors = new Set<string>();
 	let cursor: string | undefined;
 	do {
-		const qs: IDataObject = { ...request.qs, limit: pageSize(request, results.length) };
-		if (cursor) qs.nextCursor = cursor;
-		const page = (await apiRequest.call(this, 'GET', request.endpoint, { qs })) as CursorPage;
-		const records = page?.data ?? [];
-		results.push(...records.slice(0, request.returnAll ? undefined : request.limit - results.length));
-		const next = page?.meta?.hasNextPage === false ? undefined : page?.meta?.nextCursor ?? undefined;
-		// An empty page or a cursor seen before would loop forever: stop.
-		if (records.length === 0 || !next || seenCursors.has(next)) break;
-		seenCursors.add(next);
-		cursor = next;
+		const page = await getCursorPage.call(this, request.endpoint, request.qs ?? {}, pageSize(request, results.length), cursor);
+		results.push(...page.records.slice(0, request.returnAll ? undefined : request.limit - results.length));
+		// No next page, or a cursor seen before (which would loop forever): stop.
+		if (!page.nextCursor || seenCursors.has(page.nextCursor)) break;
+		seenCursors.add(page.nextCursor);
+		cursor = page.nextCursor;
 	} while (!isDone(request, results.length));
 	return results;
 }

@@ -20,10 +20,21 @@ export interface RequestOptions {
 	movesMoney?: boolean;
 }
 
-// One credential read per node run, not per item.
-const baseUrls = new WeakMap<object, Promise<string>>();
+/** The credential's default "Timeout (Seconds)". */
+export const DEFAULT_TIMEOUT_SECONDS = 60;
 
-async function readBaseUrl(context: WalletContext): Promise<string> {
+interface Connection {
+	baseUrl: string;
+	/** Per-request timeout in milliseconds. */
+	timeout: number;
+	/** The credential's secrets, kept out of error messages. */
+	secrets: string[];
+}
+
+// One credential read per node run, not per item.
+const connections = new WeakMap<object, Promise<Connection>>();
+
+async function readConnection(context: WalletContext): Promise<Connection> {
 	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
 	const raw = typeof credentials.baseUrl === 'string' ? credentials.baseUrl.trim() : '';
 	if (!/^https?:\/\/[^/\s]+/i.test(raw)) {
@@ -32,17 +43,28 @@ async function readBaseUrl(context: WalletContext): Promise<string> {
 			'The Base URL in the Wallet Payments API credential must start with http:// or https://',
 		);
 	}
-	return raw.replace(/\/+$/, '');
+	// Credentials saved before the field existed have no timeout: use the default.
+	const seconds = Number(credentials.timeout ?? DEFAULT_TIMEOUT_SECONDS);
+	if (!Number.isFinite(seconds) || seconds <= 0) {
+		throw new NodeOperationError(
+			context.getNode(),
+			'The Timeout (Seconds) in the Wallet Payments API credential must be a number above zero',
+		);
+	}
+	const secrets = [credentials.apiKey, credentials.webhookSecret].filter(
+		(secret): secret is string => typeof secret === 'string' && secret.trim().length >= 8,
+	);
+	return { baseUrl: raw.replace(/\/+$/, ''), timeout: Math.round(seconds * 1000), secrets };
 }
 
-function baseUrlOf(context: WalletContext): Promise<string> {
-	let url = baseUrls.get(context);
-	if (!url) {
-		url = readBaseUrl(context);
-		baseUrls.set(context, url);
-		url.catch(() => baseUrls.delete(context));
+function connectionOf(context: WalletContext): Promise<Connection> {
+	let connection = connections.get(context);
+	if (!connection) {
+		connection = readConnection(context);
+		connections.set(context, connection);
+		connection.catch(() => connections.delete(context));
 	}
-	return url;
+	return connection;
 }
 
 function parseBody(body: unknown): unknown {
@@ -65,12 +87,14 @@ export async function apiRequest(
 	endpoint: string,
 	{ body, qs, movesMoney = false }: RequestOptions = {},
 ): Promise<IDataObject> {
-	const url = `${await baseUrlOf(this)}${endpoint}`;
+	const { baseUrl, timeout, secrets } = await connectionOf(this);
+	const url = `${baseUrl}${endpoint}`;
 	const summary: RequestSummary = {
 		method,
 		endpoint,
 		movesMoney,
 		reference: typeof body?.reference === 'string' ? body.reference : undefined,
+		secrets,
 	};
 	const options: IHttpRequestOptions = {
 		method,
@@ -79,6 +103,7 @@ export async function apiRequest(
 		json: true,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
+		timeout,
 	};
 	if (body !== undefined) options.body = body;
 	if (qs !== undefined && Object.keys(qs).length > 0) options.qs = qs;

@@ -15,7 +15,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'KE',
 		description: 'Two-letter code of the country the beneficiary is paid in (KE, NG, GH, …)',
-		hint: 'Country → Get Payout Requirements shows which destination types and fields a country takes',
+		hint: 'Give a plain two-letter code to load the destination types and form the country offers; with an expression here, use Destination Type: Raw JSON',
 	},
 	{
 		displayName: 'Currency',
@@ -68,15 +68,16 @@ export const description = forOperation('beneficiary', 'create', properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const body: IDataObject = {
-		currency: currencyCode(this.getNodeParameter('currency', itemIndex), 'Currency'),
-		country: countryCode(this.getNodeParameter('country', itemIndex), 'Country'),
-		destination: readDestination(this, itemIndex),
-		customerEmail: requiredEmail(this.getNodeParameter('customerEmail', itemIndex), 'Customer Email'),
-		reference: referenceOrDerived(this, itemIndex, additional.reference),
-	};
-	const callbackUrl = optionalText(additional.callbackUrl, 'Callback URL', 2048);
-	if (callbackUrl !== undefined) body.callbackUrl = httpUrl(callbackUrl, 'Callback URL');
+	const currency = currencyCode(this.getNodeParameter('currency', itemIndex), 'Currency');
+	const country = countryCode(this.getNodeParameter('country', itemIndex), 'Country');
+	const customerEmail = requiredEmail(this.getNodeParameter('customerEmail', itemIndex), 'Customer Email');
+	const reference = referenceOrDerived(this, itemIndex, additional.reference);
+	const callbackText = optionalText(additional.callbackUrl, 'Callback URL', 2048);
+	const callbackUrl = callbackText === undefined ? undefined : httpUrl(callbackText, 'Callback URL');
+	// Last: the form is checked against the country's requirements, which takes a request.
+	const destination = await readDestination(this, itemIndex, country);
+	const body: IDataObject = { currency, country, destination, customerEmail, reference };
+	if (callbackUrl !== undefined) body.callbackUrl = callbackUrl;
 
 	const beneficiary = await apiRequest.call(this, 'POST', '/api/v2/beneficiaries', { body });
 	return this.helpers.returnJsonArray(beneficiary);

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { forOperation } from '../../helpers/displayOptions';
 import { returnAllAndLimit } from '../../helpers/fields';
 import { readReturnAllAndLimit } from '../../helpers/lists';
+import { simplifyIfWanted, simplifyProperty } from '../../helpers/simplify';
 import { countryCode, currencyCode, InvalidInput, optionalText } from '../../helpers/validation';
 import { getAllByCursor } from '../../transport/pagination';
 
@@ -10,6 +11,7 @@ const STATUSES = ['FAILED', 'PENDING', 'PROCESSING', 'SUCCESS'];
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
+	simplifyProperty('beneficiary'),
 	{
 		displayName: 'Filters',
 		name: 'filters',
@@ -72,5 +74,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		qs,
 		...readReturnAllAndLimit(this, itemIndex),
 	});
-	return this.helpers.returnJsonArray(beneficiaries);
+	return this.helpers.returnJsonArray(simplifyIfWanted(this, itemIndex, beneficiaries, 'beneficiary'));
 }

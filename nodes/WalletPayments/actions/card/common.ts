@@ -14,8 +14,8 @@ export const cardIdProperty: INodeProperties = {
 	required: true,
 	default: '',
 	placeholder: 'e.g. 3b2f6c1e-…',
-	description: 'The ID of the virtual card',
-	hint: 'The "ID" in the output of Card → Create (the API has no operation that lists cards)',
+	description: 'The ID of the virtual card to act on',
+	hint: 'The "id" in the output of Card → Create, or the "cardId" of a card transaction or card event. The API has no operation that lists cards, so there is no list to pick from.',
 };
 
 /** The "Options" collection of operations whose output can carry a card number and CVV. */

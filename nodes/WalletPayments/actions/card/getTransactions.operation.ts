@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { forOperation } from '../../helpers/displayOptions';
 import { returnAllAndLimit } from '../../helpers/fields';
 import { readReturnAllAndLimit } from '../../helpers/lists';
+import { simplifyIfWanted, simplifyProperty } from '../../helpers/simplify';
 import { InvalidInput } from '../../helpers/validation';
 import { getAllByPage } from '../../transport/pagination';
 import { cardIdProperty, readCardId } from './common';
@@ -12,6 +13,7 @@ const ORDERS = ['ASC', 'DESC'];
 const properties: INodeProperties[] = [
 	cardIdProperty,
 	...returnAllAndLimit,
+	simplifyProperty('cardTransaction'),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -48,5 +50,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		qs: { order },
 		...readReturnAllAndLimit(this, itemIndex),
 	});
-	return this.helpers.returnJsonArray(transactions);
+	return this.helpers.returnJsonArray(simplifyIfWanted(this, itemIndex, transactions, 'cardTransaction'));
 }

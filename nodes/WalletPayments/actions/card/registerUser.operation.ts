@@ -6,6 +6,7 @@ import {
 	httpUrl,
 	InvalidInput,
 	isoDate,
+	optionalPhone,
 	optionalText,
 	requiredEmail,
 	requiredText,
@@ -28,6 +29,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
+		description: 'The card holder’s first name, as on the KYC document',
 	},
 	{
 		displayName: 'Last Name',
@@ -35,6 +37,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
+		description: 'The card holder’s last name, as on the KYC document',
 	},
 	{
 		displayName: 'Country',
@@ -94,6 +97,7 @@ const properties: INodeProperties[] = [
 				name: 'city',
 				type: 'string',
 				default: '',
+				description: 'City of the card holder’s address',
 			},
 			{
 				displayName: 'Date of Birth',
@@ -123,6 +127,7 @@ const properties: INodeProperties[] = [
 				name: 'phoneNumber',
 				type: 'string',
 				default: '',
+				description: 'The card holder’s phone number',
 			},
 			{
 				displayName: 'State',
@@ -144,6 +149,7 @@ const properties: INodeProperties[] = [
 				name: 'zipCode',
 				type: 'string',
 				default: '',
+				description: 'Postal code of the card holder’s address',
 			},
 		],
 	},
@@ -152,7 +158,6 @@ const properties: INodeProperties[] = [
 export const description = forOperation('card', 'registerUser', properties);
 
 const TEXT_FIELDS: Array<[name: string, label: string, maxLength: number]> = [
-	['phoneNumber', 'Phone Number', 32],
 	['city', 'City', 100],
 	['state', 'State', 100],
 	['zipCode', 'ZIP Code', 20],
@@ -184,8 +189,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		const value = optionalText(additional[name], label, 2048);
 		if (value !== undefined) body[name] = httpUrl(value, label);
 	}
+	const phoneNumber = optionalPhone(additional.phoneNumber, 'Phone Number');
+	if (phoneNumber !== undefined) body.phoneNumber = phoneNumber;
 	const dateOfBirth = optionalText(additional.dateOfBirth, 'Date of Birth', 10);
-	if (dateOfBirth !== undefined) body.dateOfBirth = isoDate(dateOfBirth, 'Date of Birth');
+	if (dateOfBirth !== undefined) body.dateOfBirth = isoDate(dateOfBirth, 'Date of Birth', { past: true });
 
 	// The contract's two country rules (section 7.3), checked before anything is sent.
 	if (body.country === 'NG' && body.bvn === undefined) {

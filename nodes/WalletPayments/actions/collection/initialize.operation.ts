@@ -7,23 +7,12 @@ import {
 	currencyCode,
 	InvalidInput,
 	optionalText,
-	positiveInteger,
 	requiredEmail,
 } from '../../helpers/validation';
+import { amountProperties, readMinorAmount } from '../../helpers/units';
 import { apiRequest } from '../../transport/request';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'API Version',
-		name: 'apiVersion',
-		type: 'options',
-		options: [
-			{ name: 'V1', value: 'v1', description: 'POST /api/v1/wallets/collections/initialize (older path)' },
-			{ name: 'V2', value: 'v2', description: 'POST /api/v2/wallets/collections/initialize' },
-		],
-		default: 'v2',
-		description: 'Which version of the endpoint to call. Both take the same fields.',
-	},
 	{
 		displayName: 'Country',
 		name: 'country',
@@ -51,14 +40,12 @@ const properties: INodeProperties[] = [
 		default: '',
 		description: 'Email of the customer who pays',
 	},
-	{
-		displayName: 'Amount (Minor Units)',
-		name: 'amount',
-		type: 'number',
-		required: true,
-		default: 0,
-		description: 'The amount to collect, in minor units of the currency (cents, kobo): 1 NGN is 100, 2,500.00 NGN is 250000',
-	},
+	...amountProperties({
+		currencyField: 'currency',
+		purpose: 'The amount to collect',
+		minorExample: '1 NGN is 100, 2,500.00 NGN is 250000',
+		majorExample: '2500 or 2500.00 for two thousand five hundred naira',
+	}),
 	{
 		displayName: 'Reference',
 		name: 'reference',
@@ -66,6 +53,17 @@ const properties: INodeProperties[] = [
 		default: '',
 		description: 'Your unique reference for this collection; the service refuses a reference it has seen before',
 		hint: REFERENCE_HINT,
+	},
+	{
+		displayName: 'API Version',
+		name: 'apiVersion',
+		type: 'options',
+		options: [
+			{ name: 'V1', value: 'v1', description: 'POST /api/v1/wallets/collections/initialize (older path)' },
+			{ name: 'V2', value: 'v2', description: 'POST /api/v2/wallets/collections/initialize' },
+		],
+		default: 'v2',
+		description: 'Which version of the endpoint to call. Both take the same fields.',
 	},
 	{
 		displayName: 'Additional Fields',
@@ -112,11 +110,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const path = PATHS[version];
 	if (!path) throw new InvalidInput('API Version', `"${version}" is not v1 or v2`);
 
+	const currency = currencyCode(this.getNodeParameter('currency', itemIndex), 'Currency');
 	const body: IDataObject = {
 		country: countryCode(this.getNodeParameter('country', itemIndex), 'Country'),
-		currency: currencyCode(this.getNodeParameter('currency', itemIndex), 'Currency'),
+		currency,
 		customerEmail: requiredEmail(this.getNodeParameter('customerEmail', itemIndex), 'Customer Email'),
-		amount: positiveInteger(this.getNodeParameter('amount', itemIndex), 'Amount (Minor Units)'),
+		amount: readMinorAmount(this, itemIndex, currency),
 		reference: referenceOrDerived(this, itemIndex, this.getNodeParameter('reference', itemIndex, '')),
 	};
 	const descriptionText = optionalText(additional.description, 'Description');

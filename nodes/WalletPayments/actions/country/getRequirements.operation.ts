@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { getCountryRequirements } from '../../helpers/destination';
 import { forOperation } from '../../helpers/displayOptions';
 import { countryCode } from '../../helpers/validation';
-import { apiRequest } from '../../transport/request';
 
 const properties: INodeProperties[] = [
 	{
@@ -21,10 +21,6 @@ export const description = forOperation('country', 'getRequirements', properties
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const code = countryCode(this.getNodeParameter('countryCode', itemIndex), 'Country Code');
-	const requirements = await apiRequest.call(
-		this,
-		'GET',
-		`/api/v1/wallets/payout/supported-countries/${encodeURIComponent(code)}`,
-	);
+	const requirements = await getCountryRequirements.call(this, code);
 	return this.helpers.returnJsonArray(requirements);
 }

@@ -15,7 +15,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Payout Requirements',
 				value: 'getRequirements',
-				description: 'Read the destination types and fields a payout country needs',
+				description: 'Reads which destination types (bank, NUBAN, mobile money) a payout country offers and the fields and formats each needs. Moves no money.',
 				action: 'Get payout requirements for a country',
 			},
 		],

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
-import { optionalText, requiredEmail, requiredText } from '../../helpers/validation';
+import { optionalDialCode, optionalPhone, requiredEmail, requiredText } from '../../helpers/validation';
 import { apiRequest } from '../../transport/request';
 
 const properties: INodeProperties[] = [
@@ -11,6 +11,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
+		description: 'The customer’s first (given) name',
 	},
 	{
 		displayName: 'Last Name',
@@ -18,6 +19,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
+		description: 'The customer’s last (family) name',
 	},
 	{
 		displayName: 'Email',
@@ -49,6 +51,7 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: '712345678',
+				description: 'The phone number without the dial code (give that under Country Dial Code)',
 			},
 		],
 	},
@@ -63,8 +66,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		lastName: requiredText(this.getNodeParameter('lastName', itemIndex), 'Last Name'),
 		email: requiredEmail(this.getNodeParameter('email', itemIndex), 'Email'),
 	};
-	const phone = optionalText(additional.phone, 'Phone', 32);
-	const countryCode = optionalText(additional.countryCode, 'Country Dial Code', 8);
+	const phone = optionalPhone(additional.phone, 'Phone');
+	const countryCode = optionalDialCode(additional.countryCode, 'Country Dial Code');
 	if (phone !== undefined) body.phone = phone;
 	if (countryCode !== undefined) body.countryCode = countryCode;
 

@@ -3,11 +3,13 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { forOperation } from '../../helpers/displayOptions';
 import { returnAllAndLimit } from '../../helpers/fields';
 import { readReturnAllAndLimit } from '../../helpers/lists';
+import { simplifyIfWanted, simplifyProperty } from '../../helpers/simplify';
 import { optionalText } from '../../helpers/validation';
 import { getAllByCursor } from '../../transport/pagination';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
+	simplifyProperty('customer'),
 	{
 		displayName: 'Filters',
 		name: 'filters',
@@ -15,10 +17,17 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Filter',
 		default: {},
 		options: [
-			{ displayName: 'Email', name: 'email', type: 'string', placeholder: 'name@email.com', default: '' },
-			{ displayName: 'First Name', name: 'firstName', type: 'string', default: '' },
-			{ displayName: 'Last Name', name: 'lastName', type: 'string', default: '' },
-			{ displayName: 'Phone', name: 'phone', type: 'string', default: '' },
+			{
+				displayName: 'Email',
+				name: 'email',
+				type: 'string',
+				placeholder: 'name@email.com',
+				default: '',
+				description: 'Only customers whose email matches this text',
+			},
+			{ displayName: 'First Name', name: 'firstName', type: 'string', default: '', description: 'Only customers whose first name matches this text' },
+			{ displayName: 'Last Name', name: 'lastName', type: 'string', default: '', description: 'Only customers whose last name matches this text' },
+			{ displayName: 'Phone', name: 'phone', type: 'string', default: '', description: 'Only customers whose phone number matches this text' },
 		],
 	},
 ];
@@ -44,5 +53,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		qs,
 		...readReturnAllAndLimit(this, itemIndex),
 	});
-	return this.helpers.returnJsonArray(customers);
+	return this.helpers.returnJsonArray(simplifyIfWanted(this, itemIndex, customers, 'customer'));
 }

@@ -1,18 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
-import { optionalText, requiredEmail, requiredText } from '../../helpers/validation';
+import { customerLocator, locatorValue } from '../../helpers/locators';
+import { optionalDialCode, optionalPhone, optionalText, requiredEmail, requiredText } from '../../helpers/validation';
 import { apiRequest } from '../../transport/request';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Customer ID',
-		name: 'customerId',
-		type: 'string',
-		required: true,
-		default: '',
-		description: 'The ID of the customer to update, as returned by Customer → Create or Get Many',
-	},
+	customerLocator,
 	{
 		displayName: 'Email',
 		name: 'email',
@@ -20,7 +14,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'name@email.com',
 		required: true,
 		default: '',
-		description: 'The customer’s email address. The API requires it on every update.',
+		description: 'The customer’s email address, current or new. The API requires it on every update.',
 	},
 	{
 		displayName: 'Update Fields',
@@ -42,12 +36,14 @@ const properties: INodeProperties[] = [
 				name: 'firstName',
 				type: 'string',
 				default: '',
+				description: 'The new first name; left out, it stays as it is',
 			},
 			{
 				displayName: 'Last Name',
 				name: 'lastName',
 				type: 'string',
 				default: '',
+				description: 'The new last name; left out, it stays as it is',
 			},
 			{
 				displayName: 'Phone',
@@ -55,6 +51,7 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: '712345678',
+				description: 'The new phone number without the dial code; left out, it stays as it is',
 			},
 		],
 	},
@@ -65,18 +62,20 @@ export const description = forOperation('customer', 'update', properties);
 const UPDATE_FIELDS: Array<[name: string, label: string, maxLength: number]> = [
 	['firstName', 'First Name', 100],
 	['lastName', 'Last Name', 100],
-	['phone', 'Phone', 32],
-	['countryCode', 'Country Dial Code', 8],
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const customerId = requiredText(this.getNodeParameter('customerId', itemIndex), 'Customer ID', 100);
+	const customerId = requiredText(locatorValue(this, 'customerId', itemIndex), 'Customer ID', 100);
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = { email: requiredEmail(this.getNodeParameter('email', itemIndex), 'Email') };
 	for (const [name, label, maxLength] of UPDATE_FIELDS) {
 		const value = optionalText(fields[name], label, maxLength);
 		if (value !== undefined) body[name] = value;
 	}
+	const phone = optionalPhone(fields.phone, 'Phone');
+	if (phone !== undefined) body.phone = phone;
+	const countryCode = optionalDialCode(fields.countryCode, 'Country Dial Code');
+	if (countryCode !== undefined) body.countryCode = countryCode;
 
 	const customer = await apiRequest.call(this, 'PUT', `/api/v2/customers/${encodeURIComponent(customerId)}`, {
 		body,

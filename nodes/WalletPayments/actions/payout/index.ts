@@ -17,19 +17,22 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Finalize (Legacy)',
 				value: 'finalizeLegacy',
-				description: 'Confirm a legacy payout started with Initiate (Legacy). Moves money.',
+				description:
+					'Moves money: confirms a payout started with Initiate (Legacy), which debits your wallet and pays the beneficiary. Needs the transaction ID from Initiate (Legacy), within about 4 minutes.',
 				action: 'Finalize a legacy payout',
 			},
 			{
 				name: 'Initiate',
 				value: 'initiate',
-				description: 'Send money from a wallet to a beneficiary (bank account or mobile money). Moves money.',
+				description:
+					'Moves money: pays a beneficiary (bank account or mobile money) from one of your wallets at once. Needs an amount, the wallet currency, the customer’s email, a purpose, and a saved beneficiary ID or the beneficiary’s country, currency and account.',
 				action: 'Initiate a payout',
 			},
 			{
 				name: 'Initiate (Legacy)',
 				value: 'initiateLegacy',
-				description: 'Start a two-step payout to an existing beneficiary; finalize it within about 4 minutes. Moves money once finalized.',
+				description:
+					'Step 1 of a two-step payout to a saved beneficiary: creates the payout; money moves when Finalize (Legacy) confirms it within about 4 minutes. Needs a callback URL.',
 				action: 'Initiate a legacy payout',
 			},
 		],

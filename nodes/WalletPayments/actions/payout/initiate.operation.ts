@@ -2,14 +2,15 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { destinationProperties, readDestination } from '../../helpers/destination';
 import { forOperation } from '../../helpers/displayOptions';
+import { beneficiaryLocator, locatorValue } from '../../helpers/locators';
 import {
 	countryCode,
 	currencyCode,
 	InvalidInput,
-	positiveInteger,
 	requiredEmail,
 	requiredText,
 } from '../../helpers/validation';
+import { amountProperties, readMinorAmount } from '../../helpers/units';
 import { apiRequest } from '../../transport/request';
 
 const INLINE = { beneficiaryMode: ['inline'] };
@@ -23,15 +24,6 @@ const properties: INodeProperties[] = [
 		default: '',
 	},
 	{
-		displayName: 'Amount (Minor Units)',
-		name: 'amount',
-		type: 'number',
-		required: true,
-		default: 0,
-		description:
-			'The amount to send, in minor units of the source wallet currency (cents): 1 USD is 100, 10.50 USD is 1050',
-	},
-	{
 		displayName: 'Source Wallet Currency',
 		name: 'sourceWalletCurrency',
 		type: 'string',
@@ -40,6 +32,12 @@ const properties: INodeProperties[] = [
 		placeholder: 'USD',
 		description: 'Three-letter code of the wallet to debit',
 	},
+	...amountProperties({
+		currencyField: 'source wallet currency',
+		purpose: 'The amount to send',
+		minorExample: '1 USD is 100, 10.50 USD is 1050',
+		majorExample: '10.50 for ten dollars fifty',
+	}),
 	{
 		displayName: 'Customer Email',
 		name: 'customerEmail',
@@ -76,15 +74,7 @@ const properties: INodeProperties[] = [
 		default: 'id',
 		description: 'Who receives the money: a saved beneficiary, or one described here',
 	},
-	{
-		displayName: 'Beneficiary ID',
-		name: 'beneficiaryId',
-		type: 'string',
-		required: true,
-		default: '',
-		description: 'The ID of a saved beneficiary, as returned by Beneficiary → Create or Get Many',
-		displayOptions: { show: { beneficiaryMode: ['id'] } },
-	},
+	{ ...beneficiaryLocator, displayName: 'Saved Beneficiary', displayOptions: { show: { beneficiaryMode: ['id'] } } },
 	{
 		displayName: 'Beneficiary Country',
 		name: 'country',
@@ -93,6 +83,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'KE',
 		description: 'Two-letter code of the country the money is paid out in',
+		hint: 'Give a plain two-letter code to load the destination types and form the country offers; with an expression here, use Destination Type: Raw JSON',
 		displayOptions: { show: INLINE },
 	},
 	{
@@ -119,10 +110,10 @@ const BOTH = 'give either a beneficiary ID or an inline beneficiary, not both';
  * Exactly one of `beneficiaryId` and `beneficiary` (contract 4.1, rule 1), checked before
  * any request: neither, or both (e.g. an inline JSON destination that also carries an ID), fail.
  */
-function readBeneficiary(context: IExecuteFunctions, itemIndex: number): IDataObject {
+async function readBeneficiary(context: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const mode = context.getNodeParameter('beneficiaryMode', itemIndex) as string;
 	if (mode === 'id') {
-		const id = context.getNodeParameter('beneficiaryId', itemIndex, '');
+		const id = locatorValue(context, 'beneficiaryId', itemIndex);
 		if (typeof id === 'object' && id !== null) {
 			throw new InvalidInput('Beneficiary ID', `must be an ID (text), but the value is an object; ${BOTH}`, 'In an expression, pick the ID field, e.g. {{ $json.id }}.');
 		}
@@ -134,11 +125,12 @@ function readBeneficiary(context: IExecuteFunctions, itemIndex: number): IDataOb
 	if (mode !== 'inline') {
 		throw new InvalidInput('Beneficiary', `"${String(mode)}" is not By ID or Inline; exactly one beneficiary is needed`);
 	}
+	const country = countryCode(context.getNodeParameter('country', itemIndex), 'Beneficiary Country');
 	const beneficiary: IDataObject = {
-		country: countryCode(context.getNodeParameter('country', itemIndex), 'Beneficiary Country'),
+		country,
 		currency: currencyCode(context.getNodeParameter('currency', itemIndex), 'Beneficiary Currency'),
-		destination: readDestination(context, itemIndex),
 	};
+	beneficiary.destination = await readDestination(context, itemIndex, country);
 	const destination = beneficiary.destination as IDataObject;
 	for (const key of ID_KEYS) {
 		if (destination[key] !== undefined && destination[key] !== null && destination[key] !== '') {
@@ -149,15 +141,16 @@ function readBeneficiary(context: IExecuteFunctions, itemIndex: number): IDataOb
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const sourceWalletCurrency = currencyCode(
+		this.getNodeParameter('sourceWalletCurrency', itemIndex, 'USD'),
+		'Source Wallet Currency',
+	);
 	const body: IDataObject = {
-		amount: positiveInteger(this.getNodeParameter('amount', itemIndex), 'Amount (Minor Units)'),
-		sourceWalletCurrency: currencyCode(
-			this.getNodeParameter('sourceWalletCurrency', itemIndex, 'USD'),
-			'Source Wallet Currency',
-		),
+		amount: readMinorAmount(this, itemIndex, sourceWalletCurrency),
+		sourceWalletCurrency,
 		customerEmail: requiredEmail(this.getNodeParameter('customerEmail', itemIndex), 'Customer Email'),
 		description: requiredText(this.getNodeParameter('description', itemIndex), 'Description'),
-		...readBeneficiary(this, itemIndex),
+		...(await readBeneficiary(this, itemIndex)),
 	};
 
 	const payout = await apiRequest.call(this, 'POST', '/api/v2/wallets/payout/initialize', {

@@ -1,15 +1,16 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
+import { beneficiaryLocator, locatorValue } from '../../helpers/locators';
 import { REFERENCE_HINT, referenceOrDerived } from '../../helpers/reference';
 import {
 	currencyCode,
 	httpUrl,
 	INT32_MAX,
-	positiveInteger,
 	requiredEmail,
 	requiredText,
 } from '../../helpers/validation';
+import { amountProperties, readMinorAmount } from '../../helpers/units';
 import { apiRequest } from '../../transport/request';
 
 const properties: INodeProperties[] = [
@@ -21,14 +22,6 @@ const properties: INodeProperties[] = [
 		default: '',
 	},
 	{
-		displayName: 'Amount (Minor Units)',
-		name: 'amount',
-		type: 'number',
-		required: true,
-		default: 0,
-		description: `The amount to send, in minor units of the source wallet currency (cents): 1 USD is 100, 10.50 USD is 1050. At most ${INT32_MAX}.`,
-	},
-	{
 		displayName: 'Source Wallet Currency',
 		name: 'sourceWalletCurrency',
 		type: 'string',
@@ -37,14 +30,14 @@ const properties: INodeProperties[] = [
 		placeholder: 'USD',
 		description: 'Three-letter code of the wallet to debit',
 	},
-	{
-		displayName: 'Beneficiary ID',
-		name: 'beneficiaryId',
-		type: 'string',
-		required: true,
-		default: '',
-		description: 'The ID of a saved beneficiary, as returned by Beneficiary → Create or Get Many',
-	},
+	...amountProperties({
+		currencyField: 'source wallet currency',
+		purpose: 'The amount to send',
+		minorExample: '1 USD is 100, 10.50 USD is 1050',
+		majorExample: '10.50 for ten dollars fifty',
+		max: INT32_MAX,
+	}),
+	beneficiaryLocator,
 	{
 		displayName: 'Customer Email',
 		name: 'customerEmail',
@@ -85,16 +78,17 @@ const properties: INodeProperties[] = [
 export const description = forOperation('payout', 'initiateLegacy', properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const sourceWalletCurrency = currencyCode(
+		this.getNodeParameter('sourceWalletCurrency', itemIndex, 'USD'),
+		'Source Wallet Currency',
+	);
 	const body: IDataObject = {
-		amount: positiveInteger(this.getNodeParameter('amount', itemIndex), 'Amount (Minor Units)', INT32_MAX),
+		amount: readMinorAmount(this, itemIndex, sourceWalletCurrency, INT32_MAX),
 		reference: referenceOrDerived(this, itemIndex, this.getNodeParameter('reference', itemIndex, '')),
 		customerEmail: requiredEmail(this.getNodeParameter('customerEmail', itemIndex), 'Customer Email'),
 		description: requiredText(this.getNodeParameter('description', itemIndex), 'Description'),
-		beneficiaryId: requiredText(this.getNodeParameter('beneficiaryId', itemIndex), 'Beneficiary ID', 100),
-		sourceWalletCurrency: currencyCode(
-			this.getNodeParameter('sourceWalletCurrency', itemIndex, 'USD'),
-			'Source Wallet Currency',
-		),
+		beneficiaryId: requiredText(locatorValue(this, 'beneficiaryId', itemIndex), 'Beneficiary ID', 100),
+		sourceWalletCurrency,
 		callbackUrl: httpUrl(this.getNodeParameter('callbackUrl', itemIndex), 'Callback URL'),
 	};
 

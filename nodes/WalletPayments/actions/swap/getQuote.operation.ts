@@ -42,6 +42,9 @@ const DECIMAL = /^\d+(\.\d{1,2})?$/;
 
 /** A positive major-unit amount with at most two decimals, as the text the API takes ("10.50"). */
 function majorAmount(value: unknown): string {
+	if (typeof value === 'number' && !Number.isFinite(value)) {
+		throw new InvalidInput(FIELD, `must be a finite number, not ${value}`);
+	}
 	const text = requiredText(value, FIELD, 20);
 	if (!DECIMAL.test(text)) {
 		const problem = /^\d+\.\d{3,}$/.test(text)

@@ -16,13 +16,13 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Finalize',
 				value: 'finalize',
-				description: 'Carry out a swap quote. Moves money between your wallets.',
+				description: 'Moves money: converts between two of your wallets at the rate of a quote from Get Quote (valid about 250 seconds; each quote works once)',
 				action: 'Finalize a swap',
 			},
 			{
 				name: 'Get Quote',
 				value: 'getQuote',
-				description: 'Get an exchange quote between two wallet currencies; it expires in about 250 seconds',
+				description: 'Gets an exchange rate and fee for swapping an amount (in major units) between two wallet currencies. Moves no money; the quote expires in about 250 seconds.',
 				action: 'Get a swap quote',
 			},
 		],

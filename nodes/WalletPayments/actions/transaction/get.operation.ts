@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
+import { simplifyIfWanted, simplifyProperty } from '../../helpers/simplify';
 import { requiredText } from '../../helpers/validation';
 import { apiRequest } from '../../transport/request';
 
@@ -14,6 +15,7 @@ const properties: INodeProperties[] = [
 		description: 'The ID of a payout, collection or swap transaction',
 		hint: 'The answer gives amounts in major units as text (e.g. "10.50")',
 	},
+	simplifyProperty('transaction'),
 ];
 
 export const description = forOperation('transaction', 'get', properties);
@@ -25,5 +27,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		'GET',
 		`/api/v2/transactions/${encodeURIComponent(transactionId)}`,
 	);
-	return this.helpers.returnJsonArray(transaction);
+	return this.helpers.returnJsonArray(simplifyIfWanted(this, itemIndex, transaction, 'transaction'));
 }

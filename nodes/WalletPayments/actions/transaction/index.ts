@@ -15,7 +15,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get',
 				value: 'get',
-				description: 'Read one transaction (payout, collection or swap) by ID',
+				description: 'Reads one payout, collection or swap transaction by ID, with its current status. Moves no money.',
 				action: 'Get a transaction',
 			},
 		],
