@@ -75,5 +75,25 @@ export class WalletPaymentsApi implements ICredentialType {
 			method: 'GET',
 			qs: { limit: 1 },
 		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: { value: 401, message: 'The service refused the API Key (HTTP 401). Check the API Key.' },
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 403,
+					message: 'The API Key is not allowed to read customers (HTTP 403). Check the key and its permissions.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message: 'Nothing answers at this Base URL (HTTP 404). Check the Base URL: the address of the API, without a path.',
+				},
+			},
+		],
 	};
 }
