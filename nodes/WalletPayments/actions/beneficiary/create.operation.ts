@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { destinationProperties, readDestination } from '../../helpers/destination';
 import { forOperation } from '../../helpers/displayOptions';
+import { customerEmailField, referenceField } from '../../helpers/fields';
 import { referenceOrDerived } from '../../helpers/reference';
 import { countryCode, currencyCode, httpUrl, optionalText, requiredEmail } from '../../helpers/validation';
 import { apiRequest } from '../../transport/request';
@@ -26,15 +27,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'KES',
 		description: 'Three-letter code of the currency the beneficiary receives (KES, NGN, GHS, …)',
 	},
-	{
-		displayName: 'Customer Email',
-		name: 'customerEmail',
-		type: 'string',
-		placeholder: 'name@email.com',
-		required: true,
-		default: '',
-		description: 'Email of the customer this beneficiary belongs to',
-	},
+	customerEmailField('Email of the customer this beneficiary belongs to'),
 	...destinationProperties({}),
 	{
 		displayName: 'Additional Fields',
@@ -52,14 +45,10 @@ const properties: INodeProperties[] = [
 				description: 'Address the service notifies when the beneficiary’s status changes',
 				hint: 'Paste the Production URL of a Wallet Payments Trigger here to receive beneficiary.status.changed events',
 			},
-			{
-				displayName: 'Reference',
-				name: 'reference',
-				type: 'string',
-				default: '',
-				description: 'Your own reference for this beneficiary; Get Many can filter by it',
-				hint: 'Leave empty to use a reference derived from this execution, node and item: it stays the same when n8n’s Retry On Fail resends the request',
-			},
+			referenceField(
+				'Your own reference for this beneficiary; Get Many can filter by it',
+				'Leave empty to use a reference derived from this execution, node and item: it stays the same when n8n’s Retry On Fail resends the request',
+			),
 		],
 	},
 ];

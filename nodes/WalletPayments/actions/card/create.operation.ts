@@ -2,22 +2,16 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { maskCardDetails } from '../../helpers/cardMasking';
 import { forOperation } from '../../helpers/displayOptions';
-import { REFERENCE_HINT, referenceOrDerived } from '../../helpers/reference';
+import { customerEmailField, referenceField } from '../../helpers/fields';
+import { referenceOrDerived } from '../../helpers/reference';
 import { optionalText, requiredEmail } from '../../helpers/validation';
 import { apiRequest } from '../../transport/request';
 import { cardAmount } from './common';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Customer Email',
-		name: 'customerEmail',
-		type: 'string',
-		placeholder: 'name@email.com',
-		required: true,
-		default: '',
-		description:
-			'Email of the card holder. The customer must already exist (Customer → Create) and be registered as a card user (Card → Register Card User).',
-	},
+	customerEmailField(
+		'Email of the card holder. The customer must already exist (Customer → Create) and be registered as a card user (Card → Register Card User).',
+	),
 	{
 		displayName: 'Amount (USD)',
 		name: 'amount',
@@ -64,14 +58,7 @@ const properties: INodeProperties[] = [
 				default: '',
 				description: 'Card holder’s last name. Only needed on the provider’s sandbox.',
 			},
-			{
-				displayName: 'Reference',
-				name: 'reference',
-				type: 'string',
-				default: '',
-				description: 'Your unique reference for this card creation',
-				hint: REFERENCE_HINT,
-			},
+			referenceField('Your unique reference for this card creation'),
 		],
 	},
 ];

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
+import { customerEmailField } from '../../helpers/fields';
 import {
 	countryCode,
 	httpUrl,
@@ -14,15 +15,7 @@ import {
 import { apiRequest } from '../../transport/request';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Customer Email',
-		name: 'customerEmail',
-		type: 'string',
-		placeholder: 'name@email.com',
-		required: true,
-		default: '',
-		description: 'Email of an existing customer (Customer → Create) to register as a card holder',
-	},
+	customerEmailField('Email of an existing customer (Customer → Create) to register as a card holder'),
 	{
 		displayName: 'First Name',
 		name: 'firstName',

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
-import { REFERENCE_HINT, referenceOrDerived } from '../../helpers/reference';
+import { referenceField } from '../../helpers/fields';
+import { referenceOrDerived } from '../../helpers/reference';
 import { optionalText } from '../../helpers/validation';
 import { apiRequest } from '../../transport/request';
 import { cardAmount, cardIdProperty, readCardId } from './common';
@@ -34,14 +35,7 @@ const properties: INodeProperties[] = [
 				placeholder: 'visa',
 				description: 'The card network, in lower case, as in the card’s cardBrand. Sent only when set.',
 			},
-			{
-				displayName: 'Reference',
-				name: 'reference',
-				type: 'string',
-				default: '',
-				description: 'Your unique reference for this top-up',
-				hint: REFERENCE_HINT,
-			},
+			referenceField('Your unique reference for this top-up'),
 		],
 	},
 ];

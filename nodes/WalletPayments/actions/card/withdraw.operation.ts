@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
-import { REFERENCE_HINT, referenceOrDerived } from '../../helpers/reference';
+import { referenceField } from '../../helpers/fields';
+import { referenceOrDerived } from '../../helpers/reference';
 import { INT32_MAX, positiveInteger } from '../../helpers/validation';
 import { apiRequest } from '../../transport/request';
 import { cardIdProperty, readCardId } from './common';
@@ -24,14 +25,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		options: [
-			{
-				displayName: 'Reference',
-				name: 'reference',
-				type: 'string',
-				default: '',
-				description: 'Your unique reference for this withdrawal',
-				hint: REFERENCE_HINT,
-			},
+			referenceField('Your unique reference for this withdrawal'),
 		],
 	},
 ];

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
-import { REFERENCE_HINT, referenceOrDerived } from '../../helpers/reference';
+import { customerEmailField, referenceField } from '../../helpers/fields';
+import { referenceOrDerived } from '../../helpers/reference';
 import {
 	countryCode,
 	currencyCode,
@@ -31,29 +32,14 @@ const properties: INodeProperties[] = [
 		placeholder: 'NGN',
 		description: 'Three-letter code of the currency to collect',
 	},
-	{
-		displayName: 'Customer Email',
-		name: 'customerEmail',
-		type: 'string',
-		placeholder: 'name@email.com',
-		required: true,
-		default: '',
-		description: 'Email of the customer who pays',
-	},
+	customerEmailField('Email of the customer who pays'),
 	...amountProperties({
 		currencyField: 'currency',
 		purpose: 'The amount to collect',
 		minorExample: '1 NGN is 100, 2,500.00 NGN is 250000',
 		majorExample: '2500 or 2500.00 for two thousand five hundred naira',
 	}),
-	{
-		displayName: 'Reference',
-		name: 'reference',
-		type: 'string',
-		default: '',
-		description: 'Your unique reference for this collection; the service refuses a reference it has seen before',
-		hint: REFERENCE_HINT,
-	},
+	referenceField('Your unique reference for this collection; the service refuses a reference it has seen before'),
 	{
 		displayName: 'API Version',
 		name: 'apiVersion',

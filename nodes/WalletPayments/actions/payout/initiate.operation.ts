@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { destinationProperties, readDestination } from '../../helpers/destination';
 import { forOperation } from '../../helpers/displayOptions';
+import { customerEmailField, sourceWalletCurrencyField } from '../../helpers/fields';
 import { beneficiaryLocator, locatorValue } from '../../helpers/locators';
 import {
 	countryCode,
@@ -23,30 +24,14 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	{
-		displayName: 'Source Wallet Currency',
-		name: 'sourceWalletCurrency',
-		type: 'string',
-		required: true,
-		default: 'USD',
-		placeholder: 'USD',
-		description: 'Three-letter code of the wallet to debit',
-	},
+	sourceWalletCurrencyField,
 	...amountProperties({
 		currencyField: 'source wallet currency',
 		purpose: 'The amount to send',
 		minorExample: '1 USD is 100, 10.50 USD is 1050',
 		majorExample: '10.50 for ten dollars fifty',
 	}),
-	{
-		displayName: 'Customer Email',
-		name: 'customerEmail',
-		type: 'string',
-		placeholder: 'name@email.com',
-		required: true,
-		default: '',
-		description: 'Email of the customer this payout is for',
-	},
+	customerEmailField('Email of the customer this payout is for'),
 	{
 		displayName: 'Description',
 		name: 'description',

@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
+import { customerEmailField, referenceField, sourceWalletCurrencyField } from '../../helpers/fields';
 import { beneficiaryLocator, locatorValue } from '../../helpers/locators';
-import { REFERENCE_HINT, referenceOrDerived } from '../../helpers/reference';
+import { referenceOrDerived } from '../../helpers/reference';
 import {
 	currencyCode,
 	httpUrl,
@@ -21,15 +22,7 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	{
-		displayName: 'Source Wallet Currency',
-		name: 'sourceWalletCurrency',
-		type: 'string',
-		required: true,
-		default: 'USD',
-		placeholder: 'USD',
-		description: 'Three-letter code of the wallet to debit',
-	},
+	sourceWalletCurrencyField,
 	...amountProperties({
 		currencyField: 'source wallet currency',
 		purpose: 'The amount to send',
@@ -38,15 +31,7 @@ const properties: INodeProperties[] = [
 		max: INT32_MAX,
 	}),
 	beneficiaryLocator,
-	{
-		displayName: 'Customer Email',
-		name: 'customerEmail',
-		type: 'string',
-		placeholder: 'name@email.com',
-		required: true,
-		default: '',
-		description: 'Email of the customer this payout is for',
-	},
+	customerEmailField('Email of the customer this payout is for'),
 	{
 		displayName: 'Description',
 		name: 'description',
@@ -65,14 +50,7 @@ const properties: INodeProperties[] = [
 		description: 'Where the service sends this payout’s status events. The API requires it.',
 		hint: 'Paste the Production URL of a Wallet Payments Trigger node here to receive the payout’s success or failure',
 	},
-	{
-		displayName: 'Reference',
-		name: 'reference',
-		type: 'string',
-		default: '',
-		description: 'Your unique reference for this payout; the service refuses a reference it has seen before',
-		hint: REFERENCE_HINT,
-	},
+	referenceField('Your unique reference for this payout; the service refuses a reference it has seen before'),
 ];
 
 export const description = forOperation('payout', 'initiateLegacy', properties);
