@@ -7,6 +7,7 @@ module.exports = {
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
 	},
+	setupFiles: ['<rootDir>/test/setup/quiet-logger.ts'],
 	reporters: ['default', '<rootDir>/test/reporters/summary-line.js'],
 	testTimeout: 30000,
 };
