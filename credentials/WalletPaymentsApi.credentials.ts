@@ -1,5 +1,5 @@
 import type {
-	IAuthenticateGeneric,
+	IAuthenticate,
 	Icon,
 	ICredentialTestRequest,
 	ICredentialType,
@@ -58,14 +58,12 @@ export class WalletPaymentsApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.apiKey}}',
-			},
-		},
-	};
+	// A function rather than the declarative `={{$credentials.apiKey}}` form: n8n applies it to
+	// every request, and the declarative form costs an expression evaluation each time.
+	authenticate: IAuthenticate = async (credentials, requestOptions) => ({
+		...requestOptions,
+		headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.apiKey ?? '')}` },
+	});
 
 	// A cheap, read-only call: one customer.
 	test: ICredentialTestRequest = {

@@ -1,4 +1,5 @@
 import type {
+	ICredentialsDecrypted,
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestMethods,
@@ -29,6 +30,11 @@ interface Connection {
 	timeout: number;
 	/** The credential's secrets, kept out of error messages. */
 	secrets: string[];
+	/**
+	 * The credential as read once for this run, handed to every request: otherwise n8n reads
+	 * and decrypts it from its database again for each request.
+	 */
+	credentials: ICredentialsDecrypted;
 }
 
 // One credential read per node run, not per item.
@@ -54,7 +60,13 @@ async function readConnection(context: WalletContext): Promise<Connection> {
 	const secrets = [credentials.apiKey, credentials.webhookSecret].filter(
 		(secret): secret is string => typeof secret === 'string' && secret.trim().length >= 8,
 	);
-	return { baseUrl: raw.replace(/\/+$/, ''), timeout: Math.round(seconds * 1000), secrets };
+	const reference = context.getNode().credentials?.[CREDENTIAL_TYPE];
+	return {
+		baseUrl: raw.replace(/\/+$/, ''),
+		timeout: Math.round(seconds * 1000),
+		secrets,
+		credentials: { id: reference?.id ?? '', name: reference?.name ?? '', type: CREDENTIAL_TYPE, data: credentials },
+	};
 }
 
 function connectionOf(context: WalletContext): Promise<Connection> {
@@ -87,7 +99,7 @@ export async function apiRequest(
 	endpoint: string,
 	{ body, qs, movesMoney = false }: RequestOptions = {},
 ): Promise<IDataObject> {
-	const { baseUrl, timeout, secrets } = await connectionOf(this);
+	const { baseUrl, timeout, secrets, credentials } = await connectionOf(this);
 	const url = `${baseUrl}${endpoint}`;
 	const summary: RequestSummary = {
 		method,
@@ -110,7 +122,9 @@ export async function apiRequest(
 
 	let response: { statusCode: number; body: unknown; headers: Record<string, unknown> };
 	try {
-		response = await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options);
+		response = await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options, {
+			credentialsDecrypted: credentials,
+		});
 	} catch (error) {
 		throw errorFromNetwork(this.getNode(), error, summary);
 	}
