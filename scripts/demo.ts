@@ -26,6 +26,7 @@ import { loadExamples } from '../test/e2e/support/examples';
 import { ensureInstalled, REPO_ROOT } from '../test/e2e/support/install';
 import { N8n, packPackage } from '../test/e2e/support/n8n';
 import { handleSignalsElsewhere } from '../test/e2e/support/processes';
+import { startRelay, type Relay } from '../test/e2e/support/relay';
 
 const N8N_PORT = Number(process.env.DEMO_N8N_PORT ?? 5678);
 const SANDBOX_PORT = Number(process.env.DEMO_SANDBOX_PORT ?? 4010);
@@ -71,6 +72,7 @@ async function main(): Promise<void> {
 	build();
 	const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'wallet-payments-demo-'));
 	let sandbox: Sandbox | undefined;
+	let relay: Relay | undefined;
 	let n8n: N8n | undefined;
 	let stopping = false;
 
@@ -80,6 +82,7 @@ async function main(): Promise<void> {
 		say('stopping n8n and the sandbox');
 		await n8n?.stop().catch(() => undefined);
 		await sandbox?.close().catch(() => undefined);
+		await relay?.close().catch(() => undefined);
 		if (process.env.DEMO_KEEP) say(`kept ${folder}`);
 		else fs.rmSync(folder, { recursive: true, force: true });
 		process.exit(code);
@@ -98,12 +101,15 @@ async function main(): Promise<void> {
 			e.triggers.map((t) => ({ workflow: e.workflow.name, url: `${n8n!.baseUrl}/webhook/${t.webhookId}/${t.path}` })),
 		);
 
+		// The sandbox sends every event to one URL: a relay on 127.0.0.1 passes each one on to the
+		// trigger of every published example (each trigger keeps the events it listens for).
+		relay = triggerUrls.length > 0 ? await startRelay(() => triggerUrls.map((t) => t.url)) : undefined;
 		sandbox = await startSandbox({
 			host: '127.0.0.1',
 			port: SANDBOX_PORT,
 			seed: { customers: 25, beneficiaries: 25 },
 			autoIssueCards: true,
-			webhook: { secret: WEBHOOK_SECRET, ...(triggerUrls[0] ? { url: triggerUrls[0].url } : {}) },
+			webhook: { secret: WEBHOOK_SECRET, ...(relay ? { url: relay.url } : {}) },
 		});
 		say(`sandbox on ${sandbox.url} (API key ${sandbox.apiKey})`);
 
@@ -140,7 +146,7 @@ async function main(): Promise<void> {
 				examples.length
 					? `  Example workflows: ${examples.map((e) => `"${e.workflow.name}"`).join(', ')}`
 					: '  No examples/ folder yet: create workflows with the Wallet Payments node.',
-				...triggerUrls.map((t, i) => `  ${i === 0 ? 'Sandbox events go to' : 'Also published:     '} ${t.url}  ("${t.workflow}")`),
+				...triggerUrls.map((t, i) => `  ${i === 0 ? 'Sandbox events go to' : '                 and'} ${t.url}  ("${t.workflow}")`),
 				'',
 				`  Ready in ${Math.round((Date.now() - started) / 1000)} s. Ctrl-C stops n8n and the sandbox.`,
 				line,

@@ -14,6 +14,8 @@ import { chain, manualTrigger, node } from './support/workflow';
 const HTTP_WORKFLOW_ID = 'WalletE2eHttp001';
 const BAD_CREDENTIAL_ID = 'WalletE2eCredBad';
 const BAD_CREDENTIAL_NAME = 'Wallet Payments (wrong key)';
+/** What the credential modal shows for a key the service refuses (the credential test's 401 rule). */
+const WRONG_KEY_MESSAGE = 'The service refused the API Key (HTTP 401). Check the API Key.';
 
 interface TestResult {
 	data: { status: 'OK' | 'Error'; message: string };
@@ -125,9 +127,8 @@ describeE2E('the credential and the node in n8n’s editor API', () => {
 			});
 
 			expect(test.status).toBe(200);
-			expect(test.body.data.status).toBe('Error');
-			// n8n reports the HTTP status text unless the credential's test declares `rules`.
-			expect(test.body.data.message).toMatch(/Unauthorized|401|Invalid API key/i);
+			// The credential test's rule for 401, word for word (not n8n's bare status text).
+			expect(test.body.data).toEqual({ status: 'Error', message: WRONG_KEY_MESSAGE });
 			// n8n-core's httpRequestWithAuthentication sends a 401'd request once more (after its
 			// preAuthentication hook), so the sandbox sees the test call once or twice.
 			expect(sandbox.requests.length).toBeGreaterThanOrEqual(1);
@@ -148,7 +149,7 @@ describeE2E('the credential and the node in n8n’s editor API', () => {
 					data: { apiKey: 'sk_test_typo', baseUrl: sandbox.url, webhookSecret: '' },
 				},
 			});
-			expect(test.body.data.status).toBe('Error');
+			expect(test.body.data).toEqual({ status: 'Error', message: WRONG_KEY_MESSAGE });
 			expect(sandbox.requests.length).toBeGreaterThanOrEqual(1);
 			for (const request of sandbox.requests) expect(request.headers.authorization).toBe('Bearer sk_test_typo');
 		});

@@ -1,27 +1,105 @@
 /**
- * The example workflows (examples/*.json) import into a real n8n 2.x, and each one that does not
- * start with the Wallet Payments Trigger runs (`n8n execute`, as "Execute workflow" in the
- * editor; a Schedule Trigger fires once) against a seeded sandbox without an error in any node.
- * Example-specific assertions, and the trigger-started examples (published, events delivered by
- * the sandbox), belong next to these as the examples land.
+ * The example workflows (examples/*.json) inside a real n8n 2.x, against a seeded sandbox.
+ *
+ *  - Every example imports, and each one that does not start with the Wallet Payments Trigger
+ *    runs (`n8n execute`, as "Execute workflow" in the editor) without an error in any node.
+ *  - Pay a list of payees: one beneficiary and one payout per payee, with the payee's details.
+ *  - Monthly collections: one collection per customer, and the receiving accounts with expiry.
+ *  - The trigger-started examples are published and served by `n8n start`; the sandbox delivers
+ *    its signed events: payouts settled or failed give one report line each, and a risky card
+ *    transaction freezes its card while an ordinary one does not.
  */
-import { describeE2E, startStack, stopStack, type Stack } from './support/e2e';
+import { randomUUID } from 'crypto';
+
+import type { PayoutRecord, CollectionRecord } from '../sandbox/state';
+import { calls, describeE2E, startStack, stopStack, type Stack } from './support/e2e';
 import { loadExamples, type Example } from './support/examples';
-import { CREDENTIAL_ID, CREDENTIAL_NAME, WALLET_NODE_TYPE, WALLET_TRIGGER_TYPE } from './support/n8n';
+import {
+	CREDENTIAL_ID,
+	CREDENTIAL_NAME,
+	nodeItems,
+	nodeOutput,
+	WALLET_NODE_TYPE,
+	WALLET_TRIGGER_TYPE,
+	type ExecutionResult,
+	type NodeRun,
+} from './support/n8n';
 
 const examples = loadExamples({ id: CREDENTIAL_ID, name: CREDENTIAL_NAME }, process.env.WALLET_E2E_EXAMPLES_DIR);
 const runnable = examples.filter((e) => e.triggers.length === 0);
+const triggered = examples.filter((e) => e.triggers.length > 0);
 
-function walletNodeNames(example: Example): string[] {
-	return example.workflow.nodes.filter((n) => n.type === WALLET_NODE_TYPE).map((n) => String(n.name));
+/** The four examples of the README, by their fixed workflow ids. */
+const PAYOUTS = 'WalletExPayout01';
+const REPORT = 'WalletExPayRpt01';
+const COLLECTIONS = 'WalletExCollect1';
+const CARDS = 'WalletExCardRule';
+
+const CUSTOMERS = 30;
+
+interface Payee {
+	name: string;
+	phone: string;
+	email: string;
+	amount: number;
+	note: string;
+}
+
+interface ApiExecution {
+	id: string;
+	status: string;
+	mode: string;
+	data?: { resultData: { runData: Record<string, NodeRun[]> } };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function example(id: string): Example {
+	const found = examples.find((e) => e.workflow.id === id);
+	if (!found) throw new Error(`examples/ has no workflow with id ${id}`);
+	return found;
+}
+
+function walletNodeNames(ex: Example): string[] {
+	return ex.workflow.nodes.filter((n) => n.type === WALLET_NODE_TYPE).map((n) => String(n.name));
+}
+
+/** The payee list of the payout example, as its "Payees" node holds it. */
+function payeesOf(ex: Example): Payee[] {
+	const node = ex.workflow.nodes.find((n) => n.name === 'Payees');
+	const parameters = node?.parameters as { jsonOutput?: string } | undefined;
+	if (!parameters?.jsonOutput) throw new Error('The payout example has no "Payees" node with a JSON list');
+	return (JSON.parse(parameters.jsonOutput) as { payees: Payee[] }).payees;
+}
+
+/** Output items of a node in an execution read through the public API. */
+function apiOutput(execution: ApiExecution, nodeName: string): Array<Record<string, unknown>> {
+	const run = execution.data?.resultData.runData[nodeName]?.[0];
+	return (run?.data?.main[0] ?? []).map((item) => item.json);
+}
+
+function ran(execution: ApiExecution, nodeName: string): boolean {
+	return (execution.data?.resultData.runData[nodeName]?.length ?? 0) > 0;
 }
 
 describeE2E('example workflows in n8n', () => {
 	let stack: Stack | undefined;
+	/** Executions of the runnable examples, by workflow id, with the API calls each made. */
+	const results = new Map<string, { result: ExecutionResult; calls: string[]; bodies: unknown[] }>();
+
+	function resultOf(id: string) {
+		const found = results.get(id);
+		if (!found) throw new Error(`Example ${id} did not run (see the test that runs it)`);
+		return found;
+	}
 
 	beforeAll(async () => {
 		if (examples.length === 0) return;
-		stack = await startStack({ seed: { customers: 30, beneficiaries: 30 }, autoIssueCards: true });
+		stack = await startStack({
+			seed: { customers: CUSTOMERS, beneficiaries: 30 },
+			autoIssueCards: true,
+			webhook: { retryDelaysMs: [] },
+		});
 		await stack.n8n.importWorkflows(examples.map((e) => e.workflow));
 	});
 
@@ -36,20 +114,22 @@ describeE2E('example workflows in n8n', () => {
 
 	it('imports every example, with the package’s node types known to n8n', async () => {
 		const listed = await stack!.n8n.cliOk(['list:workflow']);
-		for (const example of examples) expect(listed.stdout).toContain(example.workflow.id);
-		for (const example of examples) {
-			const types = example.workflow.nodes.map((n) => String(n.type));
+		for (const ex of examples) expect(listed.stdout).toContain(ex.workflow.id);
+		for (const ex of examples) {
+			const types = ex.workflow.nodes.map((n) => String(n.type));
 			expect(types.some((t) => t === WALLET_NODE_TYPE || t === WALLET_TRIGGER_TYPE)).toBe(true);
 		}
+		expect(examples.map((e) => e.workflow.id).sort()).toEqual(expect.arrayContaining([PAYOUTS, REPORT, COLLECTIONS, CARDS].sort()));
 	});
 
-	for (const example of runnable) {
-		it(`runs "${example.workflow.name}" (${example.file}) without an error in any node`, async () => {
+	for (const ex of runnable) {
+		it(`runs "${ex.workflow.name}" (${ex.file}) without an error in any node`, async () => {
 			const { n8n, sandbox } = stack!;
 			sandbox.clearRequests();
-			const result = await n8n.executeOk(example.workflow.id);
+			const result = await n8n.executeOk(ex.workflow.id);
 			const runData = result.data.resultData.runData;
-			for (const name of walletNodeNames(example)) {
+			for (const name of walletNodeNames(ex)) {
+				expect(runData[name]).toBeDefined();
 				for (const run of runData[name] ?? []) {
 					expect(run.error).toBeUndefined();
 					for (const item of run.data?.main.flat() ?? []) expect(item?.json.error).toBeUndefined();
@@ -57,6 +137,305 @@ describeE2E('example workflows in n8n', () => {
 			}
 			expect(sandbox.requests.length).toBeGreaterThan(0);
 			for (const request of sandbox.requests) expect(request.headers.authorization).toBe(`Bearer ${sandbox.apiKey}`);
+			results.set(ex.workflow.id, {
+				result,
+				calls: calls(sandbox),
+				bodies: sandbox.requests.map((r) => r.body),
+			});
 		});
 	}
+
+	describe('pay a list of payees (payout-automation.json)', () => {
+		it('saves one beneficiary per payee, from the destination form, and pays each of them', () => {
+			const { sandbox } = stack!;
+			const payees = payeesOf(example(PAYOUTS));
+			const { result, calls: made, bodies } = resultOf(PAYOUTS);
+			expect(payees.length).toBeGreaterThanOrEqual(3);
+
+			// One requirements lookup for the form's country, then each beneficiary, then each payout.
+			expect(made).toEqual([
+				'GET /api/v1/wallets/payout/supported-countries/KE',
+				...payees.map(() => 'POST /api/v2/beneficiaries'),
+				...payees.map(() => 'POST /api/v2/wallets/payout/initialize'),
+			]);
+			const beneficiaryBodies = bodies.slice(1, 1 + payees.length);
+			const payoutBodies = bodies.slice(1 + payees.length);
+			const created = nodeOutput(result, 'Create Beneficiary');
+			expect(created).toHaveLength(payees.length);
+
+			payees.forEach((payee, i) => {
+				expect(beneficiaryBodies[i]).toEqual({
+					country: 'KE',
+					currency: 'KES',
+					customerEmail: payee.email,
+					destination: { type: 'MOBILEMONEY', network: 'MPESA', accountName: payee.name, accountNumber: payee.phone },
+					reference: expect.stringMatching(/^n8n-[0-9a-f]{24}$/),
+				});
+				// Saved Beneficiary by ID, from the previous node's output; Amount Unit: Major Units.
+				expect(payoutBodies[i]).toEqual({
+					amount: Math.round(payee.amount * 100),
+					sourceWalletCurrency: 'KES',
+					customerEmail: payee.email,
+					description: payee.note,
+					beneficiaryId: created[i].id,
+				});
+				const saved = sandbox.state.beneficiaries.find((b) => b.id === created[i].id);
+				expect(saved).toMatchObject({ country: 'KE', status: 'SUCCESS', destination: { accountNumber: payee.phone } });
+			});
+
+			const sent = nodeItems(result, 'Payouts Sent');
+			expect(sent.map((item) => item.json)).toEqual(
+				payees.map((payee, i) => ({
+					payee: payee.name,
+					beneficiaryId: created[i].id,
+					payoutId: expect.any(String),
+					status: 'initiated',
+					amount: payee.amount,
+					currency: 'KES',
+				})),
+			);
+			// Each line stays paired with its payee.
+			expect(sent.map((item) => item.pairedItem)).toEqual(payees.map((_, i) => ({ item: i })));
+
+			const payouts = sandbox.state.transactions.filter((t): t is PayoutRecord => t.kind === 'payout');
+			expect(payouts.map((p) => [p.id, p.beneficiaryId, p.centAmount, p.status])).toEqual(
+				sent.map((item, i) => [item.json.payoutId, created[i].id, Math.round(payees[i].amount * 100), 'initiated']),
+			);
+		});
+	});
+
+	describe('monthly collections (scheduled-collections.json)', () => {
+		it('opens one collection per customer and outputs each receiving account with its expiry', () => {
+			const { sandbox } = stack!;
+			const { result, calls: made, bodies } = resultOf(COLLECTIONS);
+			const customers = sandbox.state.customers;
+			expect(customers).toHaveLength(CUSTOMERS);
+
+			// Return All: one page of 100 holds the 30 customers.
+			expect(made).toEqual([
+				'GET /api/v2/customers',
+				...customers.map(() => 'POST /api/v2/wallets/collections/initialize'),
+			]);
+			expect(nodeOutput(result, 'All Customers')).toHaveLength(CUSTOMERS);
+
+			const listed = nodeOutput(result, 'All Customers') as Array<{ id: string; email: string }>;
+			listed.forEach((customer, i) => {
+				expect(bodies[1 + i]).toEqual({
+					country: 'NG',
+					currency: 'NGN',
+					customerEmail: customer.email,
+					amount: 250000, // NGN 2,500.00 typed in major units
+					reference: expect.stringMatching(new RegExp(`^INV-\\d{4}-\\d{2}-${customer.id}$`)),
+					description: expect.stringMatching(/^Subscription \w+ \d{4}$/),
+				});
+			});
+			expect(new Set(listed.map((c) => c.email))).toEqual(new Set(customers.map((c) => c.email)));
+
+			const collections = sandbox.state.transactions.filter((t): t is CollectionRecord => t.kind === 'collection');
+			expect(collections).toHaveLength(CUSTOMERS);
+
+			const accounts = nodeOutput(result, 'Receiving Accounts');
+			expect(accounts).toHaveLength(CUSTOMERS);
+			const now = Date.now();
+			accounts.forEach((account, i) => {
+				const collection = collections[i];
+				expect(account).toEqual({
+					customer: listed[i].email,
+					bank: collection.bankName,
+					accountNumber: collection.accountNumber,
+					accountName: collection.accountName,
+					amount: 2500,
+					currency: 'NGN',
+					reference: collection.reference,
+					expiresAt: collection.expiryDate,
+					expiresInMinutes: 30,
+				});
+				expect(account.accountNumber).toMatch(/^\d{10}$/);
+				expect(Date.parse(String(account.expiresAt))).toBeGreaterThan(now);
+			});
+		});
+	});
+
+	describe('published and started (`n8n start`), with the sandbox delivering events', () => {
+		const urls = new Map<string, string>();
+
+		async function executions(workflowId: string): Promise<ApiExecution[]> {
+			const response = await stack!.n8n.publicApi<{ data: ApiExecution[] }>(
+				'GET',
+				`/executions?workflowId=${workflowId}&includeData=true&limit=100`,
+			);
+			if (response.status !== 200) throw new Error(`GET /api/v1/executions → ${response.status}: ${JSON.stringify(response.body)}`);
+			return [...response.body.data].sort((a, b) => Number(a.id) - Number(b.id));
+		}
+
+		async function waitForExecutions(workflowId: string, count: number, timeoutMs = 30000): Promise<ApiExecution[]> {
+			const deadline = Date.now() + timeoutMs;
+			let last: ApiExecution[] = [];
+			while (Date.now() < deadline) {
+				last = await executions(workflowId);
+				if (last.length >= count && last.every((e) => e.status !== 'running' && e.status !== 'new')) return last;
+				await sleep(250);
+			}
+			throw new Error(`Expected ${count} finished executions of ${workflowId}, have ${JSON.stringify(last.map((e) => [e.id, e.status]))}`);
+		}
+
+		/** The sandbox's API, called as another system would (setting up cards, for instance). */
+		async function api<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T> {
+			const { sandbox } = stack!;
+			const response = await fetch(`${sandbox.url}${path}`, {
+				method,
+				headers: { authorization: `Bearer ${sandbox.apiKey}`, 'content-type': 'application/json' },
+				body: body === undefined ? undefined : JSON.stringify(body),
+			});
+			const parsed = (await response.json()) as { data: T };
+			if (response.status !== 200) throw new Error(`${method} ${path} → ${response.status}: ${JSON.stringify(parsed)}`);
+			return parsed.data;
+		}
+
+		beforeAll(async () => {
+			const { n8n } = stack!;
+			for (const ex of triggered) {
+				await n8n.publishWorkflow(ex.workflow.id);
+				for (const t of ex.triggers) urls.set(ex.workflow.id, `${n8n.baseUrl}/webhook/${t.webhookId}/${t.path}`);
+			}
+			await n8n.start();
+			// A webhook can answer 404 for a moment after start: wait until each is registered
+			// (an unsigned probe is then refused with 401 and starts nothing).
+			for (const url of urls.values()) {
+				const deadline = Date.now() + 20000;
+				for (;;) {
+					const probe = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+					if (probe.status === 401) break;
+					if (Date.now() > deadline) throw new Error(`The production webhook ${url} answered ${probe.status}:\n${n8n.log}`);
+					await sleep(250);
+				}
+			}
+		});
+
+		afterAll(async () => {
+			await stack?.n8n.stop();
+		});
+
+		it('reports each payout of the payout example as paid or failed (payout-status-report.json)', async () => {
+			const { sandbox } = stack!;
+			const url = urls.get(REPORT)!;
+			sandbox.configure({ webhook: { url } });
+			const payouts = sandbox.state.transactions.filter(
+				(t): t is PayoutRecord => t.kind === 'payout' && t.status === 'initiated',
+			);
+			// The payouts "pay a list of payees" initiated above.
+			expect(payouts).toHaveLength(payeesOf(example(PAYOUTS)).length);
+
+			const failed = payouts[payouts.length - 1];
+			const paid = payouts.slice(0, -1);
+			for (const payout of paid) {
+				const settled = await sandbox.controls.settlePayout(payout.id);
+				expect(settled.deliveries.map((d) => [d.url, d.status])).toEqual([[url, 200]]);
+			}
+			const refused = await sandbox.controls.failPayout(failed.id, 'Mobile money account closed');
+			expect(refused.deliveries.map((d) => [d.url, d.status])).toEqual([[url, 200]]);
+
+			const runs = await waitForExecutions(REPORT, payouts.length);
+			expect(runs).toHaveLength(payouts.length);
+			for (const run of runs) expect(run).toMatchObject({ status: 'success', mode: 'webhook' });
+
+			const paidLines = runs.filter((r) => ran(r, 'Report: Paid')).map((r) => apiOutput(r, 'Report: Paid')[0]);
+			const failedLines = runs.filter((r) => ran(r, 'Report: Failed')).map((r) => apiOutput(r, 'Report: Failed')[0]);
+			expect(paidLines.map((l) => l.payoutId).sort()).toEqual(paid.map((p) => p.id).sort());
+			for (const line of paidLines) {
+				const payout = paid.find((p) => p.id === line.payoutId)!;
+				const amount = (payout.centAmount / 100).toFixed(2);
+				expect(line).toEqual({
+					outcome: 'paid',
+					payoutId: payout.id,
+					reference: payout.reference,
+					amount,
+					fees: expect.any(String),
+					line: `Payout ${payout.reference} of ${amount} was paid.`,
+				});
+			}
+			expect(failedLines).toEqual([
+				{
+					outcome: 'failed',
+					payoutId: failed.id,
+					reference: failed.reference,
+					amount: (failed.centAmount / 100).toFixed(2),
+					reason: 'Mobile money account closed',
+					line: `Payout ${failed.reference} of ${(failed.centAmount / 100).toFixed(2)} FAILED: Mobile money account closed. The wallet was refunded.`,
+				},
+			]);
+		});
+
+		it('freezes a card after a declined or large debit, and leaves it alone after a small debit (card-freeze-rule.json)', async () => {
+			const { sandbox } = stack!;
+			const url = urls.get(CARDS)!;
+			sandbox.configure({ webhook: { url } });
+
+			// A cardholder with three cards (issued at once by this sandbox).
+			const email = 'card.holder@example.com';
+			await api('POST', '/api/v1/virtualcards/registercarduser', {
+				customerEmail: email,
+				firstName: 'Amina',
+				lastName: 'Otieno',
+				idType: 'Passport',
+				idNumber: 'A1234567',
+				country: 'KE',
+			});
+			const cards: string[] = [];
+			for (let i = 0; i < 3; i++) {
+				const card = await api<{ id: string }>('POST', '/api/v1/virtualcards/create', { customerEmail: email, amount: 500 });
+				cards.push(card.id);
+			}
+			const deadline = Date.now() + 10000;
+			while (!cards.every((id) => sandbox.state.cards.find((c) => c.id === id)?.status === 'active')) {
+				if (Date.now() > deadline) throw new Error('The sandbox did not issue the cards');
+				await sleep(50);
+			}
+			await sandbox.idle();
+			// virtualcard.created.success is not one of the trigger's events: no execution.
+			expect(await executions(CARDS)).toEqual([]);
+			sandbox.clearRequests();
+
+			const withdraw = (cardId: string, amount: number) =>
+				api<{ id: string }>('POST', '/api/v1/virtualcards/withdraw', { cardId, amount, reference: `WD-${randomUUID()}` });
+			const [small, large, declined] = cards;
+
+			// A USD 20 debit: under the threshold, the card stays active.
+			const smallDebit = await sandbox.controls.settleCardTransaction((await withdraw(small, 20)).id);
+			expect(smallDebit).toMatchObject({ event: 'virtualcard.transaction.debit', data: { cardId: small, amount: 20 } });
+			expect(smallDebit.deliveries.map((d) => d.status)).toEqual([200]);
+			const afterSmall = await waitForExecutions(CARDS, 1);
+			expect(ran(afterSmall[0], 'No Action')).toBe(true);
+			expect(ran(afterSmall[0], 'Freeze Card')).toBe(false);
+
+			// A USD 250 debit: over USD 100, the card is frozen.
+			const largeDebit = await sandbox.controls.settleCardTransaction((await withdraw(large, 250)).id);
+			expect(largeDebit).toMatchObject({ event: 'virtualcard.transaction.debit', data: { cardId: large, amount: 250 } });
+			// A declined transaction, however small: the card is frozen.
+			const decline = await sandbox.controls.cardTransactionEvent((await withdraw(declined, 5)).id, 'declined', 'Suspected fraud');
+			expect(decline).toMatchObject({ event: 'virtualcard.transaction.declined', data: { cardId: declined } });
+
+			const runs = await waitForExecutions(CARDS, 3);
+			expect(runs).toHaveLength(3);
+			for (const run of runs) expect(run).toMatchObject({ status: 'success', mode: 'webhook' });
+			const frozenByWorkflow = runs.filter((r) => ran(r, 'Freeze Card')).map((r) => apiOutput(r, 'Freeze Card')[0]);
+			expect(frozenByWorkflow.map((card) => [card.id, card.status]).sort()).toEqual(
+				[
+					[large, 'frozen'],
+					[declined, 'frozen'],
+				].sort(),
+			);
+			// Card numbers stay masked in the stored execution.
+			for (const card of frozenByWorkflow) expect(String(card.cardNumber)).toMatch(/^\*+\d{4}$/);
+
+			const status = (id: string) => sandbox.state.cards.find((c) => c.id === id)?.status;
+			expect(status(small)).toBe('active');
+			expect(status(large)).toBe('frozen');
+			expect(status(declined)).toBe('frozen');
+			// Exactly two freeze calls went to the service, for those two cards.
+			const freezes = sandbox.requests.filter((r) => r.path === '/api/v1/virtualcards/freeze');
+			expect(freezes.map((r) => (r.body as { cardId: string }).cardId).sort()).toEqual([large, declined].sort());
+			for (const request of freezes) expect(request.headers.authorization).toBe(`Bearer ${sandbox.apiKey}`);
+		});
+	});
 });

@@ -1,0 +1,79 @@
+/**
+ * The test part of `npm test` (after build, lint and typecheck): the unit and integration suites
+ * (jest.config.js), then the end-to-end suite inside a real n8n (jest.e2e.config.js). Both run
+ * even when the first fails, their output streams through, and the last line is one plain total
+ * of both, in the form of test/reporters/summary-line.js:
+ *
+ *   jest: N passed, N failed[, N skipped]
+ *
+ * Exits non-zero when either run fails. Extra arguments go to both jest runs.
+ */
+const { spawn } = require('child_process');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+
+const ROOT = path.resolve(__dirname, '..');
+const JEST = require.resolve('jest/bin/jest', { paths: [ROOT] });
+
+const RUNS = [
+	// The per-run summary line is left out (default reporter only): the total below replaces it.
+	{ name: 'unit + integration', args: ['--reporters=default'] },
+	{ name: 'end-to-end (n8n)', args: ['--config', 'jest.e2e.config.js'] },
+];
+
+function runJest(run, extra) {
+	const outputFile = path.join(os.tmpdir(), `wallet-jest-${process.pid}-${Date.now()}.json`);
+	process.stdout.write(`\n=== ${run.name}: jest ${[...run.args, ...extra].join(' ')}\n\n`);
+	return new Promise((resolve) => {
+		const child = spawn(process.execPath, [JEST, ...run.args, '--json', `--outputFile=${outputFile}`, ...extra], {
+			cwd: ROOT,
+			stdio: 'inherit',
+		});
+		const forward = (signal) => child.kill(signal);
+		process.on('SIGINT', forward);
+		process.on('SIGTERM', forward);
+		child.on('close', (code, signal) => {
+			process.removeListener('SIGINT', forward);
+			process.removeListener('SIGTERM', forward);
+			let results;
+			try {
+				results = JSON.parse(fs.readFileSync(outputFile, 'utf8'));
+			} catch {
+				results = undefined;
+			}
+			fs.rmSync(outputFile, { force: true });
+			resolve({ run, code: code ?? 1, signal, results });
+		});
+	});
+}
+
+async function main() {
+	const extra = process.argv.slice(2);
+	let passed = 0;
+	let failed = 0;
+	let skipped = 0;
+	const problems = [];
+	for (const run of RUNS) {
+		const { code, signal, results } = await runJest(run, extra);
+		if (results) {
+			passed += results.numPassedTests;
+			const runFailed = results.numFailedTests + results.numRuntimeErrorTestSuites;
+			failed += runFailed;
+			skipped += results.numPendingTests + results.numTodoTests;
+			if (code !== 0 && runFailed === 0) {
+				// e.g. the e2e globalTeardown found a process left running
+				failed += 1;
+				problems.push(`${run.name}: jest exited ${signal ?? code} after its tests passed (see above)`);
+			}
+		} else {
+			failed += 1;
+			problems.push(`${run.name}: jest exited ${signal ?? code} without results (see above)`);
+		}
+	}
+	for (const problem of problems) process.stdout.write(`\n${problem}`);
+	process.stdout.write(`\njest: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+	process.exitCode = failed > 0 ? 1 : 0;
+}
+
+void main();
