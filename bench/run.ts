@@ -310,25 +310,9 @@ async function n8nFigures(e2e: E2E, sandbox: Sandbox, transactionId: string, wor
 		};
 		await n8n.importWorkflows(Object.values(workflows));
 
-		let cutOff = 0;
-		/**
-		 * `n8n execute` sometimes exits before its stdout (the whole execution as JSON, megabytes
-		 * here) has drained into the pipe; such a run is repeated, and counted in the notes.
-		 */
-		const executeOk = async (workflowId: string) => {
-			for (let attempt = 1; ; attempt++) {
-				try {
-					return await n8n.executeOk(workflowId);
-				} catch (error) {
-					const cut = /No execution JSON|does not parse/.test((error as Error).message);
-					if (!cut || attempt >= 4) throw error;
-					cutOff++;
-				}
-			}
-		};
 		const execute = async (workflowId: string, expectedItems: number): Promise<N8nRun> => {
 			for (const file of fs.readdirSync(rssDir)) fs.rmSync(path.join(rssDir, file));
-			const result = await executeOk(workflowId);
+			const result = await n8n.executeOk(workflowId);
 			const run = result.data.resultData.runData.Measured?.[0] as { executionTime?: number } | undefined;
 			const output = e2e.n8n.nodeOutput(result, 'Measured');
 			if (output.length !== expectedItems) throw new Error(`${workflowId}: ${output.length} items, expected ${expectedItems}`);
@@ -355,7 +339,6 @@ async function n8nFigures(e2e: E2E, sandbox: Sandbox, transactionId: string, wor
 			runs.returnAll.push(await execute(workflows.returnAll.id, BENEFICIARIES));
 			runs.oneRecord.push(await execute(workflows.oneRecord.id, 1));
 		}
-		if (cutOff > 0) notes.push(`${cutOff} \`n8n execute\` run(s) printed a cut-off execution JSON and were repeated.`);
 		const nodeVersion = spawnSync(installed.nodeBin, ['--version'], { encoding: 'utf8' }).stdout.trim();
 		return { nodeBin: installed.nodeBin, nodeVersion, n8nVersion: e2e.install.N8N_VERSION, runs };
 	} finally {

@@ -297,14 +297,17 @@ export class N8n {
 	async cli(args: string[], options: { timeoutMs?: number } = {}): Promise<CliResult> {
 		const timeoutMs = options.timeoutMs ?? 180000;
 		const startedAt = Date.now();
+		// stdout goes to a file, not a pipe: n8n ends with process.exit(), which can cut off
+		// output still queued for a pipe (a large execution JSON), while file writes are synchronous.
+		const stdoutFile = path.join(this.userFolder, `cli-${process.pid}-${Date.now()}-${randomBytes(4).toString('hex')}.out`);
+		const stdoutFd = fs.openSync(stdoutFile, 'w');
 		const child = spawnOwned(`n8n ${args[0]}`, this.install.nodeBin, [this.install.n8nBin, ...args], {
 			cwd: this.userFolder,
 			env: this.env(),
-			stdio: ['ignore', 'pipe', 'pipe'],
+			stdio: ['ignore', stdoutFd, 'pipe'],
 		});
-		let stdout = '';
+		fs.closeSync(stdoutFd);
 		let stderr = '';
-		child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
 		child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
 		const pgid = child.pid!;
 		let timedOut = false;
@@ -317,6 +320,8 @@ export class N8n {
 			child.once('close', (c, s) => resolve([c, s]));
 		});
 		clearTimeout(timer);
+		const stdout = fs.readFileSync(stdoutFile, 'utf8');
+		fs.rmSync(stdoutFile, { force: true });
 		if (process.env.WALLET_E2E_TIMING) {
 			process.stderr.write(`[e2e] n8n ${args[0]}: ${((Date.now() - startedAt) / 1000).toFixed(1)} s\n`);
 		}
