@@ -247,6 +247,18 @@ test('the scan finds each secret when one is planted', () => {
 	expect(findings({ label: 'clean', texts: ['[HTTP 500]', 'took 737 ms', JSON.stringify({ cvv2: '***', cardNumber: '************1111' })] }, [card])).toEqual([]);
 });
 
+test('the log capture sees n8n’s log lines (so "none in the logs" means something)', async () => {
+	const { result, scan } = await run('transaction.get unknown', {
+		resource: 'transaction',
+		operation: 'get',
+		transactionId: 'does-not-exist',
+	});
+	expect(result.error?.message).toMatch(/\[HTTP 404\]/);
+	const logText = scan.texts[scan.texts.length - 1];
+	expect(JSON.parse(logText)).not.toEqual([]);
+	expect(logText).toContain('[HTTP 404]');
+});
+
 describe('working operations', () => {
 	test('all 21 operations, card details masked: no secret anywhere', async () => {
 		const setup = await setUp(fixture);
