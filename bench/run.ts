@@ -447,7 +447,14 @@ async function main(): Promise<void> {
 				note: `peak RSS of \`n8n execute\` above a one-record run (${baseRss.length ? round(median(baseRss) / 1024, 0) : '?'} MB)`,
 			});
 			record({ name: 'Peak memory of the raw page loop', value: round(rawRss / 1024, 1), unit: 'MB', note: 'peak RSS above the idle client' });
-			record({ name: 'Peak memory ratio Return All / raw', value: nodeRss === null ? null : round(nodeRss / (rawRss / 1024)), unit: '×' });
+			// The raw loop's growth can be below the measuring resolution: no ratio then.
+			const rawMb = rawRss / 1024;
+			record({
+				name: 'Peak memory ratio Return All / raw',
+				value: nodeRss === null || rawMb < 0.5 ? null : round(nodeRss / rawMb),
+				unit: '×',
+				note: rawMb < 0.5 ? 'not meaningful: the raw loop grew by less than 0.5 MB' : undefined,
+			});
 		} else {
 			record({ name: `Transaction Get × ${GET_ITEMS}: raw keep-alive loop`, value: round(rawGet, 0), unit: 'ms', runs: rawRuns.get });
 			record({ name: `Return All ${BENEFICIARIES} beneficiaries: raw page loop`, value: round(rawPages, 0), unit: 'ms', runs: rawRuns.pages });
