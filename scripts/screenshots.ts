@@ -27,6 +27,7 @@ import { loadExamples } from '../test/e2e/support/examples';
 import { ensureInstalled, REPO_ROOT } from '../test/e2e/support/install';
 import { CREDENTIAL_TYPE, N8n, packPackage, WALLET_NODE_TYPE, type WorkflowJson } from '../test/e2e/support/n8n';
 import { spawnOwned, stopGroup } from '../test/e2e/support/processes';
+import { mobileMoneyForm } from '../test/e2e/support/workflow';
 
 const OUT_DIR = path.resolve(process.env.SCREENSHOTS_DIR ?? path.join(REPO_ROOT, 'docs', 'screenshots'));
 const CREDENTIAL = { id: 'WalletDemoCred01', name: 'Wallet Payments (sandbox)' };
@@ -46,17 +47,6 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** A workflow with Payout → Initiate to an inline beneficiary: the country-driven form. */
 function formWorkflow(): WorkflowJson {
 	const credentials = { [CREDENTIAL_TYPE]: CREDENTIAL };
-	const field = (id: string, displayName: string, extra: Record<string, unknown> = {}) => ({
-		id,
-		displayName,
-		required: true,
-		defaultMatch: false,
-		canBeUsedToMatch: false,
-		display: true,
-		type: 'string',
-		removed: false,
-		...extra,
-	});
 	return {
 		id: FORM_WORKFLOW_ID,
 		name: 'Payout form (screenshot)',
@@ -87,18 +77,7 @@ function formWorkflow(): WorkflowJson {
 					country: 'KE',
 					currency: 'KES',
 					destinationType: 'MOBILEMONEY',
-					destinationFields: {
-						mappingMode: 'defineBelow',
-						value: { network: 'MPESA', accountName: 'Wanjiru Kamau', accountNumber: '254712345001' },
-						matchingColumns: [],
-						schema: [
-							field('network', 'Mobile Network', { type: 'options', options: [{ name: 'MPESA', value: 'MPESA' }] }),
-							field('accountName', 'Account Name'),
-							field('accountNumber', 'Account Number'),
-						],
-						attemptToConvertTypes: false,
-						convertFieldsToString: true,
-					},
+					destinationFields: mobileMoneyForm({ network: 'MPESA', accountName: 'Wanjiru Kamau', accountNumber: '254712345001' }),
 				},
 				credentials,
 			},

@@ -10,7 +10,7 @@
 import type { Sandbox } from '../sandbox';
 import { calls, describeE2E, startStack, stopStack, type Stack } from './support/e2e';
 import { CREDENTIAL_TYPE, nodeItems, nodeOutput, type ExecutionResult } from './support/n8n';
-import { chain, manualTrigger, walletNode } from './support/workflow';
+import { chain, manualTrigger, mobileMoneyForm, walletNode } from './support/workflow';
 
 const SEEDED = 260;
 const WALLET_WORKFLOW = 'WalletE2eOpsWal1';
@@ -29,36 +29,6 @@ const once = { executeOnce: true };
 /** A resource locator in its "By ID" mode, as the editor saves it. */
 function byId(value: string) {
 	return { __rl: true, mode: 'id', value };
-}
-
-/**
- * The destination form (n8n's resource mapper) for Kenyan mobile money, as the editor saves it
- * after loading the fields from the country's requirements.
- */
-function mobileMoneyForm(value: { network: string; accountName: string; accountNumber: string }) {
-	const field = (id: string, displayName: string, extra: Record<string, unknown> = {}) => ({
-		id,
-		displayName,
-		required: true,
-		defaultMatch: false,
-		canBeUsedToMatch: false,
-		display: true,
-		type: 'string',
-		removed: false,
-		...extra,
-	});
-	return {
-		mappingMode: 'defineBelow',
-		value,
-		matchingColumns: [],
-		schema: [
-			field('network', 'Mobile Network', { type: 'options', options: [{ name: 'MPESA', value: 'MPESA' }] }),
-			field('accountName', 'Account Name'),
-			field('accountNumber', 'Account Number'),
-		],
-		attemptToConvertTypes: false,
-		convertFieldsToString: true,
-	};
 }
 
 function walletWorkflow() {

@@ -152,6 +152,28 @@ export interface N8nOptions {
 	install?: InstallPaths;
 }
 
+/** A JSON request to n8n (REST or public API); a body that is not JSON is returned as text. */
+async function fetchJson<T>(
+	url: string,
+	method: string,
+	headers: Record<string, string>,
+	body?: unknown,
+): Promise<{ status: number; body: T }> {
+	const response = await fetch(url, {
+		method,
+		headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await response.text();
+	let parsed: unknown = text;
+	try {
+		parsed = JSON.parse(text);
+	} catch {
+		// not JSON: keep the text
+	}
+	return { status: response.status, body: parsed as T };
+}
+
 export class N8n {
 	readonly userFolder: string;
 	readonly install: InstallPaths;
@@ -484,23 +506,7 @@ export class N8n {
 	/** A call to the editor's REST API with the owner's session. */
 	async rest<T = unknown>(method: string, pathname: string, body?: unknown): Promise<{ status: number; body: T }> {
 		if (!this.cookie) await this.login();
-		const response = await fetch(`${this.baseUrl}/rest${pathname}`, {
-			method,
-			headers: {
-				cookie: this.cookie!,
-				'browser-id': 'wallet-e2e',
-				...(body === undefined ? {} : { 'content-type': 'application/json' }),
-			},
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await response.text();
-		let parsed: unknown = text;
-		try {
-			parsed = JSON.parse(text);
-		} catch {
-			// not JSON
-		}
-		return { status: response.status, body: parsed as T };
+		return await fetchJson<T>(`${this.baseUrl}/rest${pathname}`, method, { cookie: this.cookie!, 'browser-id': 'wallet-e2e' }, body);
 	}
 
 	/** An API key for the public API (POST /rest/api-keys). */
@@ -523,23 +529,7 @@ export class N8n {
 	/** A call to the public API (/api/v1) with an API key. */
 	async publicApi<T = unknown>(method: string, pathname: string, body?: unknown): Promise<{ status: number; body: T }> {
 		const key = await this.publicApiKey();
-		const response = await fetch(`${this.baseUrl}/api/v1${pathname}`, {
-			method,
-			headers: {
-				'X-N8N-API-KEY': key,
-				accept: 'application/json',
-				...(body === undefined ? {} : { 'content-type': 'application/json' }),
-			},
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await response.text();
-		let parsed: unknown = text;
-		try {
-			parsed = JSON.parse(text);
-		} catch {
-			// not JSON
-		}
-		return { status: response.status, body: parsed as T };
+		return await fetchJson<T>(`${this.baseUrl}/api/v1${pathname}`, method, { 'X-N8N-API-KEY': key, accept: 'application/json' }, body);
 	}
 }
 

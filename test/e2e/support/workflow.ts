@@ -113,3 +113,33 @@ export function graph(
 	}
 	return { id, name, nodes, connections, settings: { executionOrder: 'v1' }, active: false };
 }
+
+/**
+ * The destination form (n8n's resource mapper) for Kenyan mobile money, as the editor saves it
+ * after loading the fields from the country's requirements.
+ */
+export function mobileMoneyForm(value: { network: string; accountName: string; accountNumber: string }) {
+	const field = (id: string, displayName: string, extra: Record<string, unknown> = {}) => ({
+		id,
+		displayName,
+		required: true,
+		defaultMatch: false,
+		canBeUsedToMatch: false,
+		display: true,
+		type: 'string',
+		removed: false,
+		...extra,
+	});
+	return {
+		mappingMode: 'defineBelow',
+		value,
+		matchingColumns: [],
+		schema: [
+			field('network', 'Mobile Network', { type: 'options', options: [{ name: 'MPESA', value: 'MPESA' }] }),
+			field('accountName', 'Account Name'),
+			field('accountNumber', 'Account Number'),
+		],
+		attemptToConvertTypes: false,
+		convertFieldsToString: true,
+	};
+}
