@@ -71,10 +71,6 @@ export function requiredEmail(value: unknown, field: string): string {
 	return text;
 }
 
-export function optionalEmail(value: unknown, field: string): string | undefined {
-	return isBlank(value) ? undefined : requiredEmail(value, field);
-}
-
 function toNumber(value: unknown, field: string): number {
 	if (typeof value === 'string' && value.trim() !== '') {
 		const text = value.trim();
