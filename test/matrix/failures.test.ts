@@ -9,7 +9,7 @@ import type { IDataObject, INodeParameters, NodeApiError } from 'n8n-workflow';
 import type { FailureRule, RecordedRequest } from '../sandbox';
 import { useSandbox, type SandboxFixture } from '../helpers/sandbox';
 import { issueCard } from '../operations/support';
-import { callApi, createBeneficiary } from '../operations/wallet-support';
+import { callApi, createBeneficiary, initiatePayout } from '../operations/wallet-support';
 
 const fixture = useSandbox();
 
@@ -25,14 +25,7 @@ interface Subject {
 }
 
 async function newPayout(f: SandboxFixture): Promise<string> {
-	const beneficiary = await createBeneficiary(f);
-	const payout = await callApi(f, 'POST', '/api/v2/wallets/payout/initialize', {
-		amount: 500,
-		sourceWalletCurrency: 'USD',
-		customerEmail: 'ann@example.com',
-		description: 'set-up payout',
-		beneficiaryId: beneficiary.id as string,
-	});
+	const payout = await initiatePayout(f);
 	return payout.id as string;
 }
 

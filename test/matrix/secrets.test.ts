@@ -13,7 +13,7 @@ import { LoggerProxy } from 'n8n-workflow';
 import { useSandbox, type SandboxFixture } from '../helpers/sandbox';
 import type { RunResult, TestCredentials } from '../helpers/runNode';
 import { issueCard } from '../operations/support';
-import { callApi, createBeneficiary, destinationForm, idLocator } from '../operations/wallet-support';
+import { callApi, createBeneficiary, destinationForm, idLocator, initiatePayout } from '../operations/wallet-support';
 import type { TriggerHarness } from '../trigger/harness';
 import { closeHarnesses, emitted, sign, startTrigger } from '../trigger/support';
 
@@ -135,13 +135,7 @@ async function setUp(f: SandboxFixture): Promise<Setup> {
 	const card = await issueCard(f);
 	await callApi(f, 'POST', '/api/v1/virtualcards/topup', { cardId: card.cardId, amount: 20, reference: 'set-up-top-up' });
 	const beneficiary = await createBeneficiary(f);
-	const payout = await callApi(f, 'POST', '/api/v2/wallets/payout/initialize', {
-		amount: 500,
-		sourceWalletCurrency: 'USD',
-		customerEmail: 'ann@example.com',
-		description: 'set-up payout',
-		beneficiaryId: beneficiary.id as string,
-	});
+	const payout = await initiatePayout(f);
 	const legacy = await callApi(f, 'POST', '/api/v1/wallets/payout/initialize', {
 		amount: 500,
 		sourceWalletCurrency: 'USD',

@@ -1,7 +1,7 @@
 import type { IDataObject, NodeApiError } from 'n8n-workflow';
 
 import { useSandbox } from '../helpers/sandbox';
-import { callApi, createBeneficiary, idLocator, ISO_TIMESTAMP, KENYA_MOBILE_MONEY, UUID } from './wallet-support';
+import { callApi, createBeneficiary, idLocator, initiatePayout, ISO_TIMESTAMP, KENYA_MOBILE_MONEY, UUID } from './wallet-support';
 
 const fixture = useSandbox();
 
@@ -83,14 +83,7 @@ describe('Transaction → Get', () => {
 
 	describe('Simplify', () => {
 		async function payoutTransactionId(): Promise<{ id: string; reference: string }> {
-			const beneficiary = await createBeneficiary(fixture);
-			const payout = await callApi(fixture, 'POST', '/api/v2/wallets/payout/initialize', {
-				amount: 1050,
-				sourceWalletCurrency: 'USD',
-				customerEmail: 'ann@example.com',
-				description: 'Invoice 42',
-				beneficiaryId: beneficiary.id as string,
-			});
+			const payout = await initiatePayout(fixture, { amount: 1050, description: 'Invoice 42' });
 			return { id: payout.id as string, reference: payout.reference as string };
 		}
 

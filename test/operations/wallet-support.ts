@@ -57,6 +57,21 @@ export async function createBeneficiary(fixture: SandboxFixture, overrides: IDat
 	});
 }
 
+/** A v2 payout to a fresh saved beneficiary, initiated through the API (for set-ups). */
+export async function initiatePayout(
+	fixture: SandboxFixture,
+	{ amount = 500, description = 'set-up payout' }: { amount?: number; description?: string } = {},
+): Promise<IDataObject> {
+	const beneficiary = await createBeneficiary(fixture);
+	return await callApi(fixture, 'POST', '/api/v2/wallets/payout/initialize', {
+		amount,
+		sourceWalletCurrency: 'USD',
+		customerEmail: 'ann@example.com',
+		description,
+		beneficiaryId: beneficiary.id as string,
+	});
+}
+
 export const ISO_TIMESTAMP = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
 export const UUID = expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
 
