@@ -1,5 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { booleanFlag } from './validation';
+
 /**
  * "Simplify": a small subset of a record's own fields, under the API's own names and with
  * the API's own values (nothing renamed, converted or added), so a simplified field can never
@@ -43,6 +45,6 @@ export function simplifyIfWanted<T extends IDataObject | IDataObject[]>(
 	data: T,
 	kind: RecordKind,
 ): T {
-	if (!context.getNodeParameter('simplify', itemIndex, true)) return data;
+	if (!booleanFlag(context.getNodeParameter('simplify', itemIndex, true), 'Simplify')) return data;
 	return (Array.isArray(data) ? data.map((record) => simplifyRecord(record, kind)) : simplifyRecord(data, kind)) as T;
 }
