@@ -62,12 +62,6 @@ const ADMIN_ROUTES: Record<string, AdminHandler> = {
 	'POST idle': (s) => s.idle(),
 };
 
-/** The names served under /__sandbox/ (for the 404 message and the docs). */
-export const ADMIN_ENDPOINTS = [
-	...Object.keys(ADMIN_ROUTES),
-	...Object.keys(CONTROL_CALLS).map((name) => `POST ${name}`),
-];
-
 /** Runs `/__sandbox/<name>`; resolves with the envelope `message` and `data`. */
 export async function runAdminRoute(
 	sandbox: Sandbox,

@@ -135,11 +135,6 @@ export async function stopGroup(pgid: number, graceMs = 5000): Promise<void> {
 	release(pgid);
 }
 
-/** Process groups this process still owns (for assertions). */
-export function ownedGroups(): number[] {
-	return [...owned.keys()].filter(groupAlive);
-}
-
 /** Kills the groups listed in a run folder's PID files (globalTeardown, or a crashed earlier run). */
 export function killRecordedGroups(runDir: string): string[] {
 	const dir = path.join(runDir, 'pids');
