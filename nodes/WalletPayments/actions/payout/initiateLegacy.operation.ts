@@ -11,8 +11,9 @@ import {
 	requiredEmail,
 	requiredText,
 } from '../../helpers/validation';
-import { amountProperties, readMinorAmount } from '../../helpers/units';
+import { readMinorAmount } from '../../helpers/units';
 import { apiRequest } from '../../transport/request';
+import { payoutAmountProperties } from './payoutAmount';
 
 const properties: INodeProperties[] = [
 	{
@@ -23,13 +24,7 @@ const properties: INodeProperties[] = [
 		default: '',
 	},
 	sourceWalletCurrencyField,
-	...amountProperties({
-		currencyField: 'source wallet currency',
-		purpose: 'The amount to send',
-		minorExample: '1 USD is 100, 10.50 USD is 1050',
-		majorExample: '10.50 for ten dollars fifty',
-		max: INT32_MAX,
-	}),
+	...payoutAmountProperties(INT32_MAX),
 	beneficiaryLocator,
 	customerEmailField('Email of the customer this payout is for'),
 	{
