@@ -2,7 +2,7 @@
  * Options with their defaults applied, and run-time configuration changes.
  */
 import { badRequest } from './errors';
-import type { SandboxConfigPatch, SandboxOptions, WebhookAlgorithm } from './types';
+import type { ReferenceMode, SandboxConfigPatch, SandboxOptions, WebhookAlgorithm } from './types';
 import { isObject } from './validation';
 
 export interface WebhookConfig {
@@ -24,6 +24,7 @@ export interface SandboxConfig {
 	collectionExpirySeconds: number;
 	webhook: WebhookConfig;
 	autoIssueCards: boolean;
+	references: ReferenceMode;
 	now: () => Date;
 }
 
@@ -47,11 +48,15 @@ export function resolveOptions(options: SandboxOptions = {}): SandboxConfig {
 			timeoutMs: 2000,
 		},
 		autoIssueCards: options.autoIssueCards ?? false,
+		references: 'unique',
 		now: options.now ?? (() => new Date()),
 	};
-	applyConfigPatch(config, { webhook: options.webhook });
+	// Through the patch so a bad value is refused the same way at start and at run time.
+	applyConfigPatch(config, { webhook: options.webhook, references: options.references });
 	return config;
 }
+
+const isReferenceMode = (value: unknown): value is ReferenceMode => value === 'unique' || value === 'lenient';
 
 /** Applies a (possibly untrusted, e.g. HTTP) patch; a bad value throws a 400 ApiError. */
 export function applyConfigPatch(config: SandboxConfig, patch: SandboxConfigPatch | unknown): void {
@@ -96,12 +101,15 @@ export function applyConfigPatch(config: SandboxConfig, patch: SandboxConfigPatc
 	if (patch.autoIssueCards !== undefined && typeof patch.autoIssueCards !== 'boolean') {
 		errors.push('autoIssueCards must be a boolean');
 	}
+	const references = patch.references;
+	if (references !== undefined && !isReferenceMode(references)) errors.push('references must be unique or lenient');
 	if (errors.length > 0) throw badRequest(errors);
 	config.webhook = next;
 	if (typeof patch.autoIssueCards === 'boolean') config.autoIssueCards = patch.autoIssueCards;
+	if (isReferenceMode(references)) config.references = references;
 }
 
 /** The run-time configuration as shown by `GET /__sandbox/config`. */
 export function configView(config: SandboxConfig) {
-	return { webhook: config.webhook, autoIssueCards: config.autoIssueCards };
+	return { webhook: config.webhook, autoIssueCards: config.autoIssueCards, references: config.references };
 }

@@ -1,13 +1,16 @@
 /**
- * Failure injection: rules matched (in the order added) against every API request before
- * auth and routing. Each match counts down the rule's `times`.
+ * Failure injection: rules matched (in the order added) against every API request, either
+ * before auth and routing ('before' rules) or once the request succeeded ('after' rules).
+ * Each match counts down the rule's `times`.
  */
 import type { IncomingMessage, ServerResponse } from 'http';
 
 import { failureBody, sendJson, sendRaw } from './envelope';
 import { badRequest } from './errors';
-import type { FailureRule } from './types';
+import type { FailurePhase, FailureRule } from './types';
 import { isObject } from './validation';
+
+const isPhase = (value: unknown): value is FailurePhase => value === 'before' || value === 'after';
 
 interface ActiveRule extends FailureRule {
 	remaining: number;
@@ -19,6 +22,7 @@ export class FailureRules {
 	add(rule: FailureRule): void {
 		const times = rule.times ?? 1;
 		if (!(times > 0)) throw badRequest(['times must be a positive number or Infinity']);
+		if (rule.phase !== undefined && !isPhase(rule.phase)) throw badRequest(['phase must be before or after']);
 		const responds = (rule.action ?? 'respond') === 'respond';
 		if (responds && (!Number.isInteger(rule.status) || rule.status < 100 || rule.status > 599)) {
 			throw badRequest(['status must be an HTTP status code']);
@@ -30,10 +34,15 @@ export class FailureRules {
 		this.rules = [];
 	}
 
-	/** The first rule matching the request, its count taken; undefined when none does. */
-	take(method: string, path: string): FailureRule | undefined {
+	/**
+	 * The first rule of this phase matching the request, its count taken; undefined when none
+	 * does. The server asks for 'after' rules only once the request succeeded, so a request
+	 * that failed on its own never uses one up.
+	 */
+	take(phase: FailurePhase, method: string, path: string): FailureRule | undefined {
 		const rule = this.rules.find(
 			(r) =>
+				(r.phase ?? 'before') === phase &&
 				(!r.method || r.method.toUpperCase() === method.toUpperCase()) &&
 				(typeof r.path === 'string' ? r.path === path : r.path.test(path)),
 		);
@@ -95,6 +104,7 @@ export function failureRuleFromJson(body: unknown): FailureRule {
 	if (action !== undefined && action !== 'respond' && action !== 'hang' && action !== 'destroy') {
 		errors.push('action must be respond, hang or destroy');
 	}
+	if (body.phase !== undefined && !isPhase(body.phase)) errors.push('phase must be before or after');
 	if (errors.length > 0) throw badRequest(errors);
 	return {
 		method: body.method as string | undefined,
@@ -105,5 +115,6 @@ export function failureRuleFromJson(body: unknown): FailureRule {
 		times: times as number | undefined,
 		delayMs: body.delayMs as number | undefined,
 		action: action as FailureRule['action'],
+		phase: body.phase as FailurePhase | undefined,
 	};
 }

@@ -1,6 +1,7 @@
 /**
- * The HTTP server: request recording, failure injection, auth, JSON parsing, routing and
- * the envelope. `/__sandbox/*` control endpoints bypass recording, injection and auth.
+ * The HTTP server: request recording, failure injection (before processing, or after it for
+ * 'after' rules), auth, JSON parsing, routing and the envelope. `/__sandbox/*` control
+ * endpoints bypass recording, injection and auth.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'http';
 import type { Socket } from 'net';
@@ -100,9 +101,9 @@ export function createSandboxServer(parts: ServerParts): SandboxServer {
 			body: tryParse(raw),
 			at: ctx.config.now().toISOString(),
 		});
-		const rule = failures.take(method, path);
-		if (rule) {
-			applyFailure(rule, req, res, later);
+		const before = failures.take('before', method, path);
+		if (before) {
+			applyFailure(before, req, res, later);
 			return;
 		}
 		if (!path.startsWith('/api/')) throw new ApiError(404, `Cannot ${method} ${path}`);
@@ -114,6 +115,15 @@ export function createSandboxServer(parts: ServerParts): SandboxServer {
 			{ params: match.params, query: Object.fromEntries(url.searchParams), body },
 			ctx,
 		);
+		// Taken only now: a request that threw above answered its own error and used no rule up.
+		const after = failures.take('after', method, path);
+		if (after) {
+			// The service committed and goes on with its follow-up work whatever the client
+			// hears (which may be nothing, for hang/destroy, so 'finish' cannot be relied on).
+			if (result.afterResponse) later(0, result.afterResponse);
+			applyFailure(after, req, res, later);
+			return;
+		}
 		if (result.afterResponse) res.once('finish', result.afterResponse);
 		sendSuccess(res, result.message, result.data);
 	}

@@ -5,6 +5,12 @@ import type { SandboxState } from './state';
 
 export type WebhookAlgorithm = 'sha512' | 'sha256';
 
+/**
+ * 'unique': a reused reference is refused with 409 (what the contract's service does).
+ * 'lenient': it is accepted and makes a new record, as some real services do.
+ */
+export type ReferenceMode = 'unique' | 'lenient';
+
 export interface WebhookOptions {
 	/** Where every event is delivered (besides a resource's own callbackUrl). Default: none. */
 	url?: string;
@@ -38,6 +44,8 @@ export interface SandboxOptions {
 	webhook?: WebhookOptions;
 	/** Issue a created card right after answering the create call. Default false. */
 	autoIssueCards?: boolean;
+	/** Whether a reused reference is refused (409). Default 'unique'. */
+	references?: ReferenceMode;
 	/** Clock, for expiry tests. Default () => new Date(). */
 	now?: () => Date;
 }
@@ -46,6 +54,7 @@ export interface SandboxOptions {
 export interface SandboxConfigPatch {
 	webhook?: Omit<WebhookOptions, 'url'> & { url?: string | null };
 	autoIssueCards?: boolean;
+	references?: ReferenceMode;
 }
 
 export interface RecordedRequest {
@@ -74,7 +83,16 @@ export interface FailureRule {
 	delayMs?: number;
 	/** 'respond' (default), 'hang' (never answer) or 'destroy' (drop the socket). */
 	action?: 'respond' | 'hang' | 'destroy';
+	/**
+	 * 'before' (default): act instead of processing the request. 'after': process it fully
+	 * (auth, validation, state, money, follow-up work), then act instead of the success
+	 * answer, like a gateway that fails after the service committed. Only requests that
+	 * succeeded count towards `times`.
+	 */
+	phase?: FailurePhase;
 }
+
+export type FailurePhase = 'before' | 'after';
 
 export interface DeliveryAttempt {
 	url: string;
@@ -153,7 +171,7 @@ export interface Sandbox {
 	readonly controls: Controls;
 	/** Read access for assertions. Live object. */
 	readonly state: SandboxState;
-	/** Change webhook settings or autoIssueCards at run time. */
+	/** Change webhook settings, autoIssueCards or references at run time. */
 	configure(patch: SandboxConfigPatch): void;
 	/** Resolves when no webhook delivery is in flight (retries included). */
 	idle(): Promise<void>;

@@ -195,7 +195,7 @@ export const cardRoutes: Route[] = [
 				throw badRequest(`Card user ${customerEmail} does not exist; register the card user first`);
 			}
 			if (user.kycStatus === 'failed') throw badRequest(`Card user ${customerEmail} failed KYC`);
-			if (reference) assertReferenceFree(ctx.state.cards, reference);
+			if (reference) assertReferenceFree(ctx, ctx.state.cards, reference);
 			const now = timestamp(ctx);
 			const card: CardRecord = {
 				id: newId(),
@@ -242,7 +242,7 @@ export const cardRoutes: Route[] = [
 			reader.done();
 			const card = findById(ctx.state.cards, cardId, 'Card');
 			assertActive(card);
-			assertReferenceFree(ctx.state.cardTransactions, reference);
+			assertReferenceFree(ctx, ctx.state.cardTransactions, reference);
 			const tx = addCardTransaction(ctx, card, 'topup', toMinor(amount), reference);
 			return { message: 'Card top-up in progress', data: cardTransactionView(tx) };
 		},
@@ -258,7 +258,7 @@ export const cardRoutes: Route[] = [
 			reader.done();
 			const card = findById(ctx.state.cards, cardId, 'Card');
 			assertActive(card);
-			assertReferenceFree(ctx.state.cardTransactions, reference);
+			assertReferenceFree(ctx, ctx.state.cardTransactions, reference);
 			if (availableCents(ctx, card) < toMinor(amount)) throw badRequest('Insufficient card balance');
 			const tx = addCardTransaction(ctx, card, 'withdrawal', toMinor(amount), reference);
 			return { message: 'Card withdrawal in progress', data: cardTransactionView(tx) };

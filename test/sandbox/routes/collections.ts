@@ -33,7 +33,7 @@ const initializeCollection: Handler = ({ body }, ctx) => {
 	const bankName = payloadReader?.optionalString('type');
 	const accountName = payloadReader?.optionalString('accountName');
 	reader.done();
-	if (reference) assertReferenceFree(ctx.state.transactions, reference);
+	if (reference) assertReferenceFree(ctx, ctx.state.transactions, reference);
 
 	const now = timestamp(ctx);
 	const balance = walletBalance(ctx.state, currency);

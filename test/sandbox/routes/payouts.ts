@@ -137,7 +137,7 @@ export const payoutRoutes: Route[] = [
 			const callbackUrl = reader.httpUrl('callbackUrl', true) ?? null;
 			reader.done();
 			const beneficiary = payableBeneficiary(ctx, beneficiaryId);
-			assertReferenceFree(ctx.state.transactions, reference);
+			assertReferenceFree(ctx, ctx.state.transactions, reference);
 			const tx = createPayout(ctx, {
 				version: 1,
 				centAmount,
