@@ -8,6 +8,7 @@ module.exports = {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
 	},
 	setupFiles: ['<rootDir>/test/setup/quiet-logger.ts'],
+	setupFilesAfterEnv: ['<rootDir>/test/setup/deduplication.ts'],
 	reporters: ['default', '<rootDir>/test/reporters/summary-line.js'],
 	testTimeout: 30000,
 };

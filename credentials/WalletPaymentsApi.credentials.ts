@@ -48,6 +48,23 @@ export class WalletPaymentsApi implements ICredentialType {
 				'How long to wait for the service to answer one request before giving up. A payout that times out may still have been carried out: the error says so.',
 		},
 		{
+			displayName: 'Already Submitted Status Codes',
+			name: 'alreadySubmittedCodes',
+			type: 'string',
+			default: '409',
+			placeholder: '409',
+			description:
+				'HTTP status codes (comma-separated) with which the service refuses a reference it has already seen. Such a refusal means an earlier run already did it: the node outputs it as already submitted instead of failing.',
+		},
+		{
+			displayName: 'Already Submitted Message Pattern',
+			name: 'alreadySubmittedPattern',
+			type: 'string',
+			default: 'already|duplicate',
+			description:
+				'A regular expression (case-insensitive) the service’s message must also match for such a refusal to count as already submitted. Leave empty to go by the status code alone.',
+		},
+		{
 			displayName: 'Webhook Signing Secret',
 			name: 'webhookSecret',
 			type: 'string',

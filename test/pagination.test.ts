@@ -109,7 +109,7 @@ describe('Card → Get Many Transactions over numbered pages', () => {
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(TRANSACTIONS);
 		expect(fixture.sandbox.state.cardTransactions.map((t) => t.reference)).toEqual(
-			items.map((_, i) => derivedReference('many-top-ups', i)),
+			items.map((item, i) => derivedReference({ cardId, amount: item.amount }, { itemIndex: i })),
 		);
 		fixture.sandbox.clearRequests();
 	});

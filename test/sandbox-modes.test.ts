@@ -122,6 +122,24 @@ describe('failure rules after commit (phase: after)', () => {
 		expect(sandbox.state.wallets.USD).toBe(before - 2 * PAYOUT_DEBIT);
 	});
 
+	it('skip lets the first matching requests through: item 2 of 3 fails (after commit), 1 and 3 do not', async () => {
+		const beneficiaryId = await createBeneficiary();
+		sandbox.injectFailure({ method: 'POST', path: PAYOUT, status: 503, phase: 'after', skip: 1 });
+		const statuses: number[] = [];
+		for (let i = 0; i < 3; i++) statuses.push((await api('POST', PAYOUT, { ...PAYOUT_BODY, beneficiaryId })).status);
+		expect(statuses).toEqual([200, 503, 200]);
+		expect(payoutsTo(beneficiaryId)).toBe(3);
+
+		sandbox.injectFailure({ path: PAYOUT, status: 503, skip: 2 });
+		for (let i = 0; i < 3; i++) statuses.push((await api('POST', PAYOUT, { ...PAYOUT_BODY, beneficiaryId })).status);
+		expect(statuses.slice(3)).toEqual([200, 200, 503]);
+		expect(payoutsTo(beneficiaryId)).toBe(5);
+	});
+
+	it('a skip that is not a whole number is refused', () => {
+		expect(() => sandbox.injectFailure({ path: PAYOUT, status: 503, skip: 1.5 })).toThrow('skip must be a whole number, 0 or more');
+	});
+
 	it('a before rule (explicit or by default) leaves no transaction', async () => {
 		const beneficiaryId = await createBeneficiary();
 		const before = sandbox.state.wallets.USD;

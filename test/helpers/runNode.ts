@@ -21,8 +21,29 @@ import { TestCredentialsHelper } from './credentials';
 export const WALLET_NODE_TYPE = 'n8n-nodes-wallet-payments.walletPayments';
 export const WALLET_NODE_NAME = 'Wallet Payments';
 const INPUT_NODE_TYPE = 'test.input';
+const TRIGGER_NODE_TYPE = 'test.trigger';
+export const TRIGGER_NODE_NAME = 'Trigger';
 
-/** Emits the items the test gives, like any upstream node (Set, spreadsheet, …). */
+/** What started the run (an event, a schedule tick): passes on the item the test gives. */
+class TriggerNode implements INodeType {
+	description = {
+		displayName: 'Trigger',
+		name: 'trigger',
+		group: ['trigger'],
+		version: 1,
+		description: 'Test trigger',
+		defaults: { name: TRIGGER_NODE_NAME },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [],
+	} as unknown as INodeType['description'];
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return [this.getInputData()];
+	}
+}
+
+/** Emits the items the test gives (its `rows` parameter), like any upstream node (Set, spreadsheet, …). */
 class InputNode implements INodeType {
 	description = {
 		displayName: 'Input',
@@ -33,17 +54,19 @@ class InputNode implements INodeType {
 		defaults: { name: 'Input' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		properties: [],
+		properties: [{ displayName: 'Rows', name: 'rows', type: 'string', default: '[]' }],
 	} as INodeType['description'];
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return [this.getInputData()];
+		const rows = JSON.parse(this.getNodeParameter('rows', 0) as string) as IDataObject[];
+		return [rows.map((json) => ({ json, pairedItem: { item: 0 } }))];
 	}
 }
 
 const nodeTypeInstances: Record<string, INodeType> = {
 	[WALLET_NODE_TYPE]: new WalletPayments(),
 	[INPUT_NODE_TYPE]: new InputNode(),
+	[TRIGGER_NODE_TYPE]: new TriggerNode(),
 };
 
 export const nodeTypes: INodeTypes = {
@@ -80,6 +103,13 @@ export interface RunOptions {
 	executionId?: string;
 	/** Node ID in the workflow (stable across executions of the same workflow). */
 	nodeId?: string;
+	/**
+	 * The trigger's output item: what started the run. Runs with the same trigger item are re-runs
+	 * of one another (a retry, a repeated event); a new event or schedule tick gives another.
+	 */
+	trigger?: IDataObject;
+	/** The workflow's ID (default 'test-workflow'); n8n's de-duplication store needs one. */
+	workflowId?: string;
 }
 
 export interface RunResult {
@@ -141,13 +171,22 @@ export async function runWalletNode(options: RunOptions): Promise<RunResult> {
 		type: INPUT_NODE_TYPE,
 		typeVersion: 1,
 		position: [0, 0],
+		parameters: { rows: JSON.stringify(items) },
+	};
+	const triggerNode: INode = {
+		id: 'trigger-node',
+		name: TRIGGER_NODE_NAME,
+		type: TRIGGER_NODE_TYPE,
+		typeVersion: 1,
+		position: [-200, 0],
 		parameters: {},
 	};
 	const workflow = new Workflow({
-		id: 'test-workflow',
+		id: options.workflowId ?? 'test-workflow',
 		name: 'test',
-		nodes: [inputNode, walletNode],
+		nodes: [triggerNode, inputNode, walletNode],
 		connections: {
+			[TRIGGER_NODE_NAME]: { main: [[{ node: 'Input', type: NodeConnectionTypes.Main, index: 0 }]] },
 			Input: { main: [[{ node: WALLET_NODE_NAME, type: NodeConnectionTypes.Main, index: 0 }]] },
 		},
 		nodeTypes,
@@ -156,7 +195,7 @@ export async function runWalletNode(options: RunOptions): Promise<RunResult> {
 	});
 
 	const hooks = new ExecutionLifecycleHooks('manual', executionId, {
-		id: 'test-workflow',
+		id: options.workflowId ?? 'test-workflow',
 		name: 'test',
 		nodes: workflow.nodes ? Object.values(workflow.nodes) : [],
 		connections: {},
@@ -174,8 +213,8 @@ export async function runWalletNode(options: RunOptions): Promise<RunResult> {
 		executionData: {
 			nodeExecutionStack: [
 				{
-					node: inputNode,
-					data: { main: [items.map((json) => ({ json }))] },
+					node: triggerNode,
+					data: { main: [[{ json: options.trigger ?? {} }]] },
 					source: null,
 				},
 			],

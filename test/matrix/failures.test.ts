@@ -2,7 +2,10 @@
  * Failure matrix: every way the service (or the network) can fail, for each kind of operation
  * (read, list, money-moving). Each failure must become a NodeApiError that carries the HTTP
  * code (when there is one) and the service's own message, never a success; Continue On Fail
- * must keep every item paired and in order; a money-moving call is never sent twice.
+ * must keep every item paired and in order; a money-moving call is never sent twice. The one
+ * exception is the service saying a money-moving request was already done (HTTP 409, "already
+ * used"): that is what an earlier run did, so it is an output marked alreadySubmitted, not an
+ * error and not a new payment.
  */
 import type { IDataObject, INodeParameters, NodeApiError } from 'n8n-workflow';
 
@@ -139,6 +142,8 @@ interface Failure {
 	timeout?: boolean;
 	/** Nothing reaches the sandbox. */
 	refused?: boolean;
+	/** For a money-moving operation, the answer means an earlier run did it (alreadySubmitted). */
+	doneBefore?: boolean;
 }
 
 const rejected = () => /rejected the request/;
@@ -177,6 +182,7 @@ const failures: Failure[] = [
 		rule: { status: 409, body: { status: false, message: "Reference 'abc' has already been used" } },
 		message: /^(Already submitted: )?Reference 'abc' has already been used \[HTTP 409\]$/, httpCode: '409',
 		description: () => /already (submitted|done)\b.*Nothing new was created/,
+		doneBefore: true,
 	},
 	{
 		name: '422',
@@ -258,12 +264,13 @@ const failures: Failure[] = [
 ];
 
 const CLOSED_PORT_URL = 'http://127.0.0.1:9';
-const totals = { checked: 0, successes: 0, requests: 0, batches: 0, batchItems: 0, batchFailed: 0, batchPaired: 0, moneyItems: 0, moneyRequests: 0 };
+const totals = { checked: 0, successes: 0, alreadySubmitted: 0, requests: 0, batches: 0, batchItems: 0, batchFailed: 0, batchPaired: 0, moneyItems: 0, moneyRequests: 0 };
 
 afterAll(() => {
 	process.stdout.write(
 		`\nFailure matrix: ${totals.checked} failures checked (${failures.length} kinds × ${subjects.length} operations): ` +
-			`${totals.checked} clear NodeApiErrors, ${totals.successes} reported as success, ${totals.requests} requests sent (never twice). ` +
+			`${totals.checked - totals.alreadySubmitted} clear NodeApiErrors, ${totals.alreadySubmitted} outputs marked already submitted, ` +
+			`${totals.successes} reported as success, ${totals.requests} requests sent (never twice). ` +
 			`Continue On Fail: ${totals.batches} batches, ${totals.batchItems} items, ${totals.batchFailed} failing, ` +
 			`${totals.batchPaired} outputs paired in order; money-moving: ${totals.moneyRequests} requests for ${totals.moneyItems} items\n`,
 	);
@@ -278,7 +285,20 @@ describe.each(subjects.map((subject) => [subject.name, subject] as const))('%s',
 			...(failure.refused ? { baseUrl: CLOSED_PORT_URL } : {}),
 		};
 		const result = await fixture.run(parameters, { items, credentials });
+		const sent = fixture.apiRequests();
+		totals.requests += sent.length;
+		totals.checked++;
 
+		if (failure.doneBefore && subject.kind === 'money-moving') {
+			// Done by an earlier run: one output that says so, with the service's words; no new payment.
+			expect(result.error).toBeUndefined();
+			expect(result.items.map((item) => item.json)).toEqual([
+				expect.objectContaining({ alreadySubmitted: true, sent: true, outcome: 'accepted', message: expect.stringMatching(new RegExp(failure.message.source.replace('^', ''))) }),
+			]);
+			expect(sent).toHaveLength(1);
+			totals.alreadySubmitted++;
+			return;
+		}
 		// Never a success.
 		expect(result.items).toEqual([]);
 		const error = result.error as NodeApiError;
@@ -287,12 +307,9 @@ describe.each(subjects.map((subject) => [subject.name, subject] as const))('%s',
 		expect(error.description).toMatch(failure.description(subject.kind));
 		expect(error.httpCode ?? undefined).toBe(failure.httpCode);
 		// Sent once (never retried), or not at all when the connection was refused.
-		const sent = fixture.apiRequests();
-		totals.requests += sent.length;
 		totals.successes += result.items.length;
 		expect(sent).toHaveLength(failure.refused ? 0 : 1);
 		for (const request of sent) expect(`${request.method} ${request.path}`).toMatch(new RegExp(`^${subject.method} `));
-		totals.checked++;
 	});
 
 	test('Continue On Fail: 100 items, every third failing in a different way, give 100 paired outputs in order', async () => {
@@ -331,7 +348,10 @@ describe.each(subjects.map((subject) => [subject.name, subject] as const))('%s',
 			expect(result.items.map((item) => item.pairedItem)).toEqual(items.map((_, item) => ({ item })));
 			for (const [index, item] of result.items.entries()) {
 				const failure = planned.get(index);
-				if (failure) {
+				if (failure?.doneBefore && subject.kind === 'money-moving') {
+					expect(item.json).toMatchObject({ alreadySubmitted: true, sent: true, outcome: 'accepted' });
+					expect(String(item.json.message)).toMatch(new RegExp(failure.message.source.replace('^', '')));
+				} else if (failure) {
 					expect(String(item.json.error)).toMatch(failure.message);
 					expect(String(item.json.description)).toMatch(failure.description(subject.kind));
 					if (failure.httpCode) expect(item.json.httpCode).toBe(failure.httpCode);

@@ -1,4 +1,4 @@
-import type { NodeApiError } from 'n8n-workflow';
+import type { IDataObject, NodeApiError } from 'n8n-workflow';
 
 import { useSandbox } from '../helpers/sandbox';
 import { derivedReference, expectInvalid, expectRequests, outputJson } from './support';
@@ -49,7 +49,7 @@ describe('Beneficiary → Create', () => {
 	test('sends the form destination with a derived reference and outputs the beneficiary', async () => {
 		const result = await fixture.run(KE_FORM, { executionId: 'ben-1' });
 
-		const reference = derivedReference('ben-1');
+		const reference = derivedReference({ currency: 'KES', country: 'KE', destination: KE_DESTINATION, customerEmail: 'ann@example.com' });
 		expectRequests(fixture, [
 			requirementsOf('KE'),
 			{
@@ -156,10 +156,13 @@ describe('Beneficiary → Create', () => {
 		expect(fixture.apiRequests().map((r) => r.method)).toEqual(['GET', 'POST', 'POST']);
 		const posts = fixture.apiRequests().filter((r) => r.method === 'POST');
 		expect(posts.map((r) => (r.body as { destination: { accountName: string } }).destination.accountName)).toEqual(['Ann Doe', 'Bob Doe']);
-		expect(posts.map((r) => (r.body as { reference: string }).reference)).toEqual([
-			derivedReference('ben-2', 0),
-			derivedReference('ben-2', 1),
-		]);
+		expect(posts.map((r) => (r.body as { reference: string }).reference)).toEqual(
+			posts.map((r, itemIndex) => {
+				const { reference: _sent, ...body } = r.body as IDataObject;
+				return derivedReference(body, { itemIndex });
+			}),
+		);
+		expect(new Set(posts.map((r) => (r.body as { reference: string }).reference)).size).toBe(2);
 		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(result.items.map((item) => item.json)).toEqual([beneficiaryOutput(0), beneficiaryOutput(1)]);
 	});

@@ -156,7 +156,7 @@ describe('the card lifecycle through the node', () => {
 			}),
 			{ executionId: 'card-create' },
 		);
-		const createReference = derivedReference('card-create');
+		const createReference = derivedReference({ customerEmail: CARD_HOLDER.customerEmail, amount: 50, cardBrand: 'mastercard', cardType: 'virtual' });
 		expectRequests(fixture, [
 			{
 				method: 'POST',
@@ -215,7 +215,7 @@ describe('the card lifecycle through the node', () => {
 		// Withdraw 10 (whole number) with a derived reference.
 		sandbox.clearRequests();
 		result = await fixture.run(card({ operation: 'withdraw', cardId, amount: 10 }), { executionId: 'card-withdraw' });
-		const withdrawReference = derivedReference('card-withdraw');
+		const withdrawReference = derivedReference({ cardId, amount: 10 });
 		expectRequests(fixture, [
 			{ method: 'POST', path: '/api/v1/virtualcards/withdraw', body: { cardId, amount: 10, reference: withdrawReference } },
 		]);
@@ -384,7 +384,7 @@ describe('Card → Create', () => {
 		expect(fixture.apiRequests()[0].body).toEqual({
 			customerEmail: CARD_HOLDER.customerEmail,
 			amount: 2500,
-			reference: derivedReference('max'),
+			reference: derivedReference({ customerEmail: CARD_HOLDER.customerEmail, amount: 2500 }),
 		});
 	});
 
@@ -412,7 +412,7 @@ describe('Card → Top Up', () => {
 
 	test('sends cardId, the dollar amount as a number and a derived reference; no card brand unless set', async () => {
 		const result = await fixture.run(card({ operation: 'topUp', cardId, amount: 2500 }), { executionId: 'top-1' });
-		const reference = derivedReference('top-1');
+		const reference = derivedReference({ cardId, amount: 2500 });
 		expectRequests(fixture, [
 			{ method: 'POST', path: '/api/v1/virtualcards/topup', body: { cardId, amount: 2500, reference } },
 		]);
@@ -420,19 +420,27 @@ describe('Card → Top Up', () => {
 		expect(result.items[0].json.centAmount).toBe(250000);
 	});
 
-	test('Retry On Fail: the same execution resends the same reference, the service refuses it, the card is credited once', async () => {
+	test('a re-run (Retry On Fail, Retry) sends nothing; with Allow Resend the service refuses the same reference; the card is credited once', async () => {
 		const params = card({ operation: 'topUp', cardId, amount: 20 });
 		const first = await fixture.run(params, { executionId: 'retry-1' });
 		expect(first.error).toBeUndefined();
-		const second = await fixture.run(params, { executionId: 'retry-1' });
+		const reference = derivedReference({ cardId, amount: 20 });
 
-		const reference = derivedReference('retry-1');
-		const error = second.error as NodeApiError;
-		expect(error.name).toBe('NodeApiError');
-		expect(error.httpCode).toBe('409');
-		expect(error.message).toMatch(/already submitted/i);
-		expect(error.message).toContain(reference);
-		expect(error.description).toContain(`Reference "${reference}" was already submitted`);
+		// The same run again (a retry gets a new execution ID): n8n's record of the key stops it.
+		const second = await fixture.run(params, { executionId: 'retry-1b' });
+		expect(second.error).toBeUndefined();
+		expect(outputJson(second)).toEqual([
+			expect.objectContaining({ alreadySubmitted: true, sent: false, outcome: 'accepted', reference }),
+		]);
+		expect(fixture.apiRequests()).toHaveLength(1);
+
+		// Sent again on purpose: the service refuses the reused reference; that is an output, not a failure.
+		const resent = await fixture.run({ ...params, duplicateProtection: { allowResend: true } }, { executionId: 'retry-1c' });
+		expect(resent.error).toBeUndefined();
+		expect(outputJson(resent)).toEqual([
+			expect.objectContaining({ alreadySubmitted: true, sent: true, outcome: 'accepted', reference }),
+		]);
+		expect(String(outputJson(resent)[0].message)).toContain(`Reference '${reference}' has already been used [HTTP 409]`);
 		expectRequests(fixture, [
 			{ method: 'POST', path: '/api/v1/virtualcards/topup', body: { cardId, amount: 20, reference } },
 			{ method: 'POST', path: '/api/v1/virtualcards/topup', body: { cardId, amount: 20, reference } },
@@ -441,10 +449,13 @@ describe('Card → Top Up', () => {
 		await fixture.sandbox.controls.settleCardTransactions(cardId);
 		expect(cardRecord(cardId).balanceCents).toBe(5000 + 2000);
 
-		// A new execution is a new top-up with a new reference.
-		const third = await fixture.run(params, { executionId: 'retry-2' });
+		// A new run (another event or schedule tick) is a new top-up with a new reference.
+		const third = await fixture.run(params, { trigger: { tick: 2 } });
 		expect(third.error).toBeUndefined();
-		expect((fixture.apiRequests()[2].body as IDataObject).reference).toBe(derivedReference('retry-2'));
+		expect((fixture.apiRequests()[2].body as IDataObject).reference).toBe(
+			derivedReference({ cardId, amount: 20 }, { trigger: { tick: 2 } }),
+		);
+		expect(fixture.sandbox.state.cardTransactions.filter((t) => t.cardId === cardId)).toHaveLength(2);
 	});
 
 	test('each item of a batch gets its own reference', async () => {
@@ -454,8 +465,8 @@ describe('Card → Top Up', () => {
 		});
 		expect(result.error).toBeUndefined();
 		expect(fixture.apiRequests().map((r) => r.body)).toEqual([
-			{ cardId, amount: 5, reference: derivedReference('batch', 0) },
-			{ cardId, amount: 6.25, reference: derivedReference('batch', 1) },
+			{ cardId, amount: 5, reference: derivedReference({ cardId, amount: 5 }, { itemIndex: 0 }) },
+			{ cardId, amount: 6.25, reference: derivedReference({ cardId, amount: 6.25 }, { itemIndex: 1 }) },
 		]);
 		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});

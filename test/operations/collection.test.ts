@@ -123,12 +123,19 @@ describe('Collection → Initialize', () => {
 		]);
 	});
 
-	test('a reused reference is refused by the service as already submitted', async () => {
+	test('a reused reference: n8n sends nothing again; sent on purpose, the service refuses it as already submitted', async () => {
 		expect((await fixture.run(initialize({ reference: 'ORDER-7' }))).error).toBeUndefined();
-		const again = await fixture.run(initialize({ reference: 'ORDER-7' }));
-		const error = again.error as NodeApiError;
-		expect(error.httpCode).toBe('409');
-		expect(error.message).toBe("Already submitted: Reference 'ORDER-7' has already been used [HTTP 409]");
+		const again = await fixture.run(initialize({ reference: 'ORDER-7' }), { trigger: { run: 2 } });
+		expect(again.error).toBeUndefined();
+		expect(again.items[0].json).toMatchObject({ alreadySubmitted: true, sent: false, idempotencyKey: 'ORDER-7', reference: 'ORDER-7' });
+		expect(fixture.apiRequests()).toHaveLength(1);
+
+		const resent = await fixture.run({ ...initialize({ reference: 'ORDER-7' }), duplicateProtection: { allowResend: true } });
+		expect(resent.error).toBeUndefined();
+		expect(resent.items[0].json).toMatchObject({ alreadySubmitted: true, sent: true, outcome: 'accepted', reference: 'ORDER-7' });
+		expect(resent.items[0].json.message).toContain("Already submitted: Reference 'ORDER-7' has already been used [HTTP 409]");
+		expect(fixture.apiRequests()).toHaveLength(2);
+		expect(fixture.sandbox.state.transactions.filter((tx) => tx.kind === 'collection')).toHaveLength(1);
 	});
 
 	test('a currency the service has no wallet for surfaces the service’s validation message', async () => {

@@ -163,13 +163,6 @@ describe('Payout → Initiate', () => {
 		]);
 	});
 
-	test('the operation tells the user not to turn on Retry On Fail', async () => {
-		const { WalletPayments } = await import('../../nodes/WalletPayments/WalletPayments.node');
-		const notice = new WalletPayments().description.properties.find(
-			(property) => property.type === 'notice' && property.displayOptions?.show?.operation?.includes('initiate'),
-		);
-		expect(notice?.displayName).toMatch(/Do not turn on Retry On Fail .* could pay twice/);
-	});
 
 	describe('checks its input before sending anything', () => {
 		const inlineForm: INodeParameters = {
@@ -467,13 +460,22 @@ describe('Payout → Initiate (Legacy) and Finalize (Legacy)', () => {
 		expect(fixture.sandbox.state.wallets.USD).toBe(1_000_000_000 - 1061);
 	});
 
-	test('finalizing twice: the second call is refused by the service', async () => {
+	test('finalizing twice: a re-run sends nothing; sent again on purpose, the service refuses it', async () => {
 		const beneficiary = await createBeneficiary(fixture);
 		const initiated = await fixture.run(initiateLegacy({ beneficiaryId: idLocator(beneficiary.id as string) }));
 		const transactionId = initiated.items[0].json.id as string;
 		expect((await fixture.run(finalizeLegacy(transactionId))).error).toBeUndefined();
+		fixture.sandbox.clearRequests();
 
-		const again = await fixture.run(finalizeLegacy(transactionId));
+		const rerun = await fixture.run(finalizeLegacy(transactionId));
+		expect(rerun.error).toBeUndefined();
+		expect(rerun.items.map((item) => item.json)).toEqual([
+			expect.objectContaining({ alreadySubmitted: true, sent: false, outcome: 'accepted' }),
+		]);
+		expect(fixture.apiRequests()).toHaveLength(0);
+
+		const again = await fixture.run({ ...finalizeLegacy(transactionId), duplicateProtection: { allowResend: true } });
+		expect(fixture.apiRequests()).toHaveLength(1);
 		const error = again.error as NodeApiError;
 		expect(error.name).toBe('NodeApiError');
 		expect(error.httpCode).toBe('400');
@@ -498,30 +500,34 @@ describe('Payout → Initiate (Legacy) and Finalize (Legacy)', () => {
 		expect(result.error?.message).toBe('Transaction not found [HTTP 404]');
 	});
 
-	test('Retry On Fail (same execution) resends the same derived reference; the service refuses it, nothing is paid twice', async () => {
+	test('a re-run sends nothing; sent again on purpose, the same derived reference is refused by the service; paid once', async () => {
 		const beneficiary = await createBeneficiary(fixture);
 		const parameters = initiateLegacy({ beneficiaryId: idLocator(beneficiary.id as string) });
 		const first = await fixture.run(parameters, { executionId: 'exec-77', nodeId: 'payout-node' });
 		expect(first.error).toBeUndefined();
-
-		// n8n retries the node within the same execution, e.g. after a timeout that hid the answer.
-		const retry = await fixture.run(parameters, { executionId: 'exec-77', nodeId: 'payout-node' });
-		const [firstRequest, retryRequest] = fixture.apiRequests();
-		const reference = (firstRequest.body as IDataObject).reference as string;
+		const reference = first.items[0].json.reference as string;
 		expect(reference).toMatch(/^n8n-[0-9a-f]{24}$/);
-		expect((retryRequest.body as IDataObject).reference).toBe(reference);
 
-		const error = retry.error as NodeApiError;
-		expect(error.name).toBe('NodeApiError');
-		expect(error.httpCode).toBe('409');
-		expect(error.message).toBe(`Already submitted: Reference '${reference}' has already been used [HTTP 409]`);
-		expect(error.description).toContain(`Reference "${reference}" was already submitted`);
+		// n8n runs the node again for the same item (Retry On Fail, Retry, the editor): nothing is sent.
+		const retry = await fixture.run(parameters, { executionId: 'exec-77b', nodeId: 'payout-node' });
+		expect(retry.error).toBeUndefined();
+		expect(retry.items[0].json).toMatchObject({ alreadySubmitted: true, sent: false, outcome: 'accepted', reference });
+		expect(fixture.apiRequests()).toHaveLength(1);
+
+		// Allow Resend sends it; the service knows the reference and refuses it: an output, not a failure.
+		const resent = await fixture.run({ ...parameters, duplicateProtection: { allowResend: true } }, { executionId: 'exec-77c', nodeId: 'payout-node' });
+		expect(resent.error).toBeUndefined();
+		const [, resendRequest] = fixture.apiRequests();
+		expect((resendRequest.body as IDataObject).reference).toBe(reference);
+		expect(resent.items[0].json).toMatchObject({ alreadySubmitted: true, sent: true, outcome: 'accepted', reference });
+		expect(resent.items[0].json.message).toContain(`Reference '${reference}' has already been used [HTTP 409]`);
 		expect(fixture.sandbox.state.transactions.filter((tx) => tx.kind === 'payout')).toHaveLength(1);
 
-		// A new execution is a new payout with a new reference.
-		const next = await fixture.run(parameters, { executionId: 'exec-78', nodeId: 'payout-node' });
+		// A new run (another event or schedule tick) is a new payout with a new reference.
+		const next = await fixture.run(parameters, { trigger: { run: 2 }, nodeId: 'payout-node' });
 		expect(next.error).toBeUndefined();
 		expect(next.items[0].json.reference).not.toBe(reference);
+		expect(fixture.sandbox.state.transactions.filter((tx) => tx.kind === 'payout')).toHaveLength(2);
 	});
 
 	describe('Initiate (Legacy) checks its input before sending anything', () => {

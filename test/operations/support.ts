@@ -1,4 +1,6 @@
 import { createHash } from 'crypto';
+
+import { canonicalJson, derivedKey, referenceFromKey } from '../../nodes/WalletPayments/helpers/idempotency';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { SandboxFixture } from '../helpers/sandbox';
@@ -8,10 +10,18 @@ import { callApi } from './wallet-support';
 type Fixture = SandboxFixture;
 type RunOptions = Parameters<SandboxFixture['run']>[1];
 
-/** The derived reference the node sends for this execution and item (helpers/reference.ts). */
-export function derivedReference(executionId: string, itemIndex = 0, nodeId = 'wallet-node'): string {
-	const seed = `${executionId}:test-workflow:${nodeId}:${itemIndex}`;
-	return `n8n-${createHash('sha256').update(seed).digest('hex').slice(0, 24)}`;
+/**
+ * The reference the node sends when none is given: made from the item's derived idempotency key
+ * (helpers/idempotency.ts): workflow, node, what started the run (the test trigger's item), the
+ * item's position and its request body (without the reference).
+ */
+export function derivedReference(
+	body: IDataObject,
+	{ itemIndex = 0, trigger = {}, nodeId = 'wallet-node' }: { itemIndex?: number; trigger?: IDataObject; nodeId?: string } = {},
+): string {
+	const origin = createHash('sha256').update(`Trigger:${canonicalJson([trigger])}`).digest('hex');
+	const key = derivedKey({ workflowId: 'test-workflow', nodeId, origin, itemIndex, request: body });
+	return referenceFromKey('test-workflow', nodeId, key);
 }
 
 export interface ExpectedRequest {

@@ -119,17 +119,23 @@ describe('Swap → Finalize', () => {
 		expect(fixture.sandbox.state.wallets.NGN).toBe(1_000_000_000 + 15_000_000);
 	});
 
-	test('finalizing the same quote twice is refused by the service (409), and nothing moves twice', async () => {
+	test('finalizing the same quote twice: n8n sends nothing again; sent on purpose, the service’s 409 says it was done', async () => {
 		const quote = await fixture.run(getQuote({ amount: 100 }));
 		const quoteId = quote.items[0].json.id as string;
 		expect((await fixture.run(finalize(quoteId))).error).toBeUndefined();
+		fixture.sandbox.clearRequests();
 
 		const again = await fixture.run(finalize(quoteId));
-		const error = again.error as NodeApiError;
-		expect(error.name).toBe('NodeApiError');
-		expect(error.httpCode).toBe('409');
-		expect(error.message).toBe('Quote has already been used [HTTP 409]');
-		expect(error.description).toMatch(/already done\. Nothing new was created/);
+		expect(again.error).toBeUndefined();
+		expect(again.items[0].json).toMatchObject({ alreadySubmitted: true, sent: false, outcome: 'accepted' });
+		expect(fixture.apiRequests()).toHaveLength(0);
+
+		// "Quote has already been used" with HTTP 409 matches the credential's Already Submitted rule.
+		const resent = await fixture.run({ ...finalize(quoteId), duplicateProtection: { allowResend: true } });
+		expect(resent.error).toBeUndefined();
+		expect(resent.items[0].json).toMatchObject({ alreadySubmitted: true, sent: true, outcome: 'accepted' });
+		expect(resent.items[0].json.message).toContain('Quote has already been used [HTTP 409]');
+		expect(fixture.apiRequests()).toHaveLength(1);
 		expect(fixture.sandbox.state.wallets.USD).toBe(1_000_000_000 - 10050);
 	});
 

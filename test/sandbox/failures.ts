@@ -14,6 +14,8 @@ const isPhase = (value: unknown): value is FailurePhase => value === 'before' ||
 
 interface ActiveRule extends FailureRule {
 	remaining: number;
+	/** Matching requests still to let through before the rule acts. */
+	passes: number;
 }
 
 export class FailureRules {
@@ -27,7 +29,9 @@ export class FailureRules {
 		if (responds && (!Number.isInteger(rule.status) || rule.status < 100 || rule.status > 599)) {
 			throw badRequest(['status must be an HTTP status code']);
 		}
-		this.rules.push({ ...rule, remaining: times });
+		const skip = rule.skip ?? 0;
+		if (!Number.isInteger(skip) || skip < 0) throw badRequest(['skip must be a whole number, 0 or more']);
+		this.rules.push({ ...rule, remaining: times, passes: skip });
 	}
 
 	clear(): void {
@@ -47,6 +51,10 @@ export class FailureRules {
 				(typeof r.path === 'string' ? r.path === path : r.path.test(path)),
 		);
 		if (!rule) return undefined;
+		if (rule.passes > 0) {
+			rule.passes -= 1;
+			return undefined;
+		}
 		rule.remaining -= 1;
 		if (rule.remaining <= 0) this.rules = this.rules.filter((r) => r !== rule);
 		return rule;
@@ -105,6 +113,7 @@ export function failureRuleFromJson(body: unknown): FailureRule {
 		errors.push('action must be respond, hang or destroy');
 	}
 	if (body.phase !== undefined && !isPhase(body.phase)) errors.push('phase must be before or after');
+	if (body.skip !== undefined && typeof body.skip !== 'number') errors.push('skip must be a number');
 	if (errors.length > 0) throw badRequest(errors);
 	return {
 		method: body.method as string | undefined,
@@ -116,5 +125,6 @@ export function failureRuleFromJson(body: unknown): FailureRule {
 		delayMs: body.delayMs as number | undefined,
 		action: action as FailureRule['action'],
 		phase: body.phase as FailurePhase | undefined,
+		skip: body.skip as number | undefined,
 	};
 }

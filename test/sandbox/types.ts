@@ -79,6 +79,11 @@ export interface FailureRule {
 	headers?: Record<string, string>;
 	/** How many matching requests fail. Default 1; Infinity for every one. */
 	times?: number;
+	/**
+	 * How many matching requests to let through first (default 0): `skip: 1` fails the second
+	 * payout of a run. With phase 'after', only requests that were carried out count.
+	 */
+	skip?: number;
 	/** Wait before acting. */
 	delayMs?: number;
 	/** 'respond' (default), 'hang' (never answer) or 'destroy' (drop the socket). */

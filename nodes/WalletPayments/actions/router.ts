@@ -1,7 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { runOrigin } from '../helpers/idempotency';
 import { InvalidInput } from '../helpers/validation';
+import { isGuarded, prepareItem, sendItem, type GuardedOperation, type PreparedItem } from './exactlyOnce';
 import * as beneficiary from './beneficiary';
 import * as card from './card';
 import * as collection from './collection';
@@ -26,9 +28,9 @@ const resources: Record<string, Record<string, unknown>> = {
 	transaction,
 };
 
-function findOperation(context: IExecuteFunctions, resource: string, operation: string): Operation {
+function findOperation(context: IExecuteFunctions, resource: string, operation: string): Operation | GuardedOperation {
 	const candidate = resources[resource]?.[operation] as Operation | undefined;
-	if (typeof candidate?.execute !== 'function') {
+	if (typeof candidate?.execute !== 'function' && !isGuarded(candidate)) {
 		throw new NodeOperationError(context.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
 	}
 	return candidate;
@@ -56,26 +58,74 @@ function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number):
 	return { json, pairedItem: { item: itemIndex } };
 }
 
-/**
- * Runs the chosen operation once per input item. Each item's output is paired with it; with
- * Continue On Fail a failed item yields exactly one error item and the others go on.
- */
-export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const items = this.getInputData();
-	const resource = this.getNodeParameter('resource', 0) as string;
-	const operation = this.getNodeParameter('operation', 0) as string;
-	const { execute } = findOperation(this, resource, operation);
+type ItemResult<T> = { ok: true; value: T } | { ok: false; errorItem: INodeExecutionData };
 
-	const output: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+/**
+ * Runs `task` for every item, one after another, in order. A failed item stops the node, or
+ * with Continue On Fail becomes exactly one error item (paired with it) and the others go on.
+ */
+async function eachItem<T>(
+	context: IExecuteFunctions,
+	indexes: number[],
+	task: (itemIndex: number) => Promise<T>,
+): Promise<Map<number, ItemResult<T>>> {
+	const results = new Map<number, ItemResult<T>>();
+	for (const itemIndex of indexes) {
 		try {
-			const results = await execute.call(this, itemIndex);
-			output.push(...this.helpers.constructExecutionMetaData(results, { itemData: { item: itemIndex } }));
+			results.set(itemIndex, { ok: true, value: await task(itemIndex) });
 		} catch (error) {
-			const nodeError = asNodeError(this, error, itemIndex);
-			if (!this.continueOnFail()) throw nodeError;
-			output.push(errorItem(nodeError, itemIndex));
+			const nodeError = asNodeError(context, error, itemIndex);
+			if (!context.continueOnFail()) throw nodeError;
+			results.set(itemIndex, { ok: false, errorItem: errorItem(nodeError, itemIndex) });
 		}
 	}
-	return [output];
+	return results;
+}
+
+/** The outputs in item order: each item's own, paired with it, or its error item. */
+function inItemOrder(
+	context: IExecuteFunctions,
+	indexes: number[],
+	results: Map<number, ItemResult<INodeExecutionData[]>>,
+): INodeExecutionData[] {
+	return indexes.flatMap((itemIndex) => {
+		const result = results.get(itemIndex)!;
+		if (!result.ok) return [result.errorItem];
+		return context.helpers.constructExecutionMetaData(result.value, { itemData: { item: itemIndex } });
+	});
+}
+
+/**
+ * Operations that create something at the service run in two passes: every item is built and
+ * validated first (a bad row stops the run before any money moves), then the items are sent one
+ * at a time, in order, each at most once (exactlyOnce.ts).
+ */
+async function runGuarded(context: IExecuteFunctions, operation: GuardedOperation, indexes: number[]) {
+	const origin = runOrigin(context);
+	const prepared = await eachItem(context, indexes, async (itemIndex) => await prepareItem(context, operation, itemIndex, origin));
+	const sent = await eachItem(
+		context,
+		indexes.filter((itemIndex) => prepared.get(itemIndex)!.ok),
+		async (itemIndex) => {
+			const item = prepared.get(itemIndex) as { ok: true; value: PreparedItem };
+			return context.helpers.returnJsonArray(await sendItem(context, item.value));
+		},
+	);
+	for (const [itemIndex, result] of prepared) {
+		if (!result.ok) sent.set(itemIndex, result);
+	}
+	return inItemOrder(context, indexes, sent);
+}
+
+/** Runs the chosen operation for every input item; the outputs keep the items' order. */
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const indexes = [...this.getInputData().keys()];
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const operation = this.getNodeParameter('operation', 0) as string;
+	const found = findOperation(this, resource, operation);
+	if (isGuarded(found)) return [await runGuarded(this, found, indexes)];
+
+	const { execute } = found;
+	const results = await eachItem(this, indexes, async (itemIndex) => await execute.call(this, itemIndex));
+	return [inItemOrder(this, indexes, results)];
 }

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE } from '../transport/pagination';
-import { REFERENCE_HINT } from './reference';
+import { REFERENCE_HINT } from './idempotency';
 
 /** Return All / Limit, as on n8n's built-in "Get Many" operations. */
 export const returnAllAndLimit: INodeProperties[] = [
@@ -51,4 +51,38 @@ export const sourceWalletCurrencyField: INodeProperties = {
 	default: 'USD',
 	placeholder: 'USD',
 	description: 'Three-letter code of the wallet to debit',
+};
+
+/**
+ * Read by the router for every operation that creates something (actions/exactlyOnce.ts): the
+ * item's idempotency key and the switch that sends an item again on purpose.
+ */
+export const duplicateProtectionField: INodeProperties = {
+	displayName: 'Duplicate Protection',
+	name: 'duplicateProtection',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	description:
+		'Each item is sent at most once: n8n remembers its idempotency key, and a re-run (Retry, Retry On Fail, running the step again, a repeated event) outputs it as already submitted instead of sending it again',
+	options: [
+		{
+			displayName: 'Allow Resend',
+			name: 'allowResend',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to send items even when an earlier run already sent them. Turn it on only after checking (Transaction → Get) that an item whose outcome was unknown was not carried out.',
+		},
+		{
+			displayName: 'Idempotency Key',
+			name: 'idempotencyKey',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. {{ $json.invoiceId }}',
+			description:
+				'What makes this item unique, such as an invoice or payroll-row ID: an item whose key this node has already sent is not sent again, in any run. Leave empty to use the Reference if you set one, else a key made from the workflow, this node, what started the run (e.g. the trigger’s event), the item’s position and its fields.',
+			hint: 'Set it when the same rows may reach this node from different runs (a later upload, a new webhook call) and must not be paid twice',
+		},
+	],
 };

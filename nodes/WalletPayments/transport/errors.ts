@@ -10,6 +10,51 @@ export interface RequestSummary {
 	reference?: string;
 	/** The credential's secrets: never repeated in an error, even when the service echoes them. */
 	secrets?: string[];
+	/** How this service says "that reference was already submitted" (the credential's rule). */
+	alreadySubmitted?: AlreadySubmittedRule;
+}
+
+/**
+ * The contract does not show how a service refuses a reused reference. The credential holds the
+ * rule: an HTTP status among `statusCodes`, and, when a pattern is set, a message matching it.
+ */
+export interface AlreadySubmittedRule {
+	statusCodes: number[];
+	messagePattern?: RegExp;
+}
+
+export const DEFAULT_ALREADY_SUBMITTED_CODES = '409';
+export const DEFAULT_ALREADY_SUBMITTED_PATTERN = 'already|duplicate';
+
+/**
+ * What a failed request says about whether it was carried out, kept on the error's context:
+ * - `refused`: the service answered and did not do it (4xx other than 408, or `status: false`);
+ * - `alreadySubmitted`: refused as done before (a reused reference or quote): an earlier run did it;
+ * - `unknown`: no answer, a timeout, a 5xx or an unreadable answer: it may have been done.
+ */
+export type RequestOutcome = 'refused' | 'alreadySubmitted' | 'unknown';
+
+export function outcomeOf(error: unknown): RequestOutcome | undefined {
+	const outcome = (error as { context?: { outcome?: unknown } } | undefined)?.context?.outcome;
+	return outcome === 'refused' || outcome === 'alreadySubmitted' || outcome === 'unknown' ? outcome : undefined;
+}
+
+function responseOutcome(response: ServiceResponse, request: RequestSummary, said: string | undefined): RequestOutcome {
+	const { statusCode } = response;
+	const rule = request.alreadySubmitted;
+	if (
+		rule !== undefined &&
+		rule.statusCodes.includes(statusCode) &&
+		(rule.messagePattern === undefined || rule.messagePattern.test(said ?? ''))
+	) {
+		return 'alreadySubmitted';
+	}
+	if (statusCode >= 400 && statusCode < 500 && statusCode !== 408) return 'refused';
+	if (statusCode >= 200 && statusCode < 300) {
+		const refused = typeof response.body === 'object' && response.body !== null && (response.body as IDataObject).status === false;
+		return refused ? 'refused' : 'unknown';
+	}
+	return 'unknown';
 }
 
 export interface ServiceResponse {
@@ -65,18 +110,19 @@ function retryAfter(headers: Record<string, unknown>): string | undefined {
 	return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
 }
 
-function describeStatus(response: ServiceResponse, request: RequestSummary): string {
+function describeStatus(response: ServiceResponse, request: RequestSummary, outcome: RequestOutcome): string {
 	const { statusCode } = response;
+	if (outcome === 'alreadySubmitted' && request.reference !== undefined) {
+		return `Reference "${request.reference}" was already submitted, so the service refused to do it again. Nothing new was created. Use a new reference only if you really mean a new operation.`;
+	}
 	if (statusCode === 401 || statusCode === 403) {
 		return 'Check the API Key and the Base URL in the Wallet Payments API credential.';
 	}
 	if (statusCode === 404) {
 		return 'The ID does not exist (or the Base URL points at the wrong service). Check the ID.';
 	}
-	if (statusCode === 409) {
-		return request.reference
-			? `Reference "${request.reference}" was already submitted, so the service refused to do it again. Nothing new was created. Use a new reference only if you really mean a new operation.`
-			: 'The service says this was already done. Nothing new was created.';
+	if (statusCode === 409 || outcome === 'alreadySubmitted') {
+		return 'The service says this was already done. Nothing new was created.';
 	}
 	if (statusCode === 429) {
 		const wait = retryAfter(response.headers);
@@ -92,8 +138,7 @@ function describeStatus(response: ServiceResponse, request: RequestSummary): str
 	if (statusCode >= 200 && statusCode < 300) {
 		// A success code with an answer that cannot be read (empty, HTML, cut-off JSON) does not
 		// say the money did not move; only an explicit `status: false` does.
-		const refused = typeof response.body === 'object' && response.body !== null && (response.body as IDataObject).status === false;
-		return request.movesMoney && !refused
+		return request.movesMoney && outcome === 'unknown'
 			? `The service answered HTTP ${statusCode}, but its answer could not be read, so it is not known whether it was done. ${MAYBE_DONE}`
 			: 'The service answered without success. Nothing was reported as done.';
 	}
@@ -114,16 +159,19 @@ export function errorFromResponse(
 			? `The service answered HTTP ${statusCode} with a body that is not JSON`
 			: `The service answered HTTP ${statusCode} with an empty or unexpected body`);
 	const httpCode = String(statusCode);
-	const prefix = request.reference && statusCode === 409 ? `Already submitted: ` : '';
-	return new NodeApiError(
+	const outcome = responseOutcome(response, request, said);
+	const prefix = outcome === 'alreadySubmitted' && request.reference !== undefined ? `Already submitted: ` : '';
+	const error = new NodeApiError(
 		node,
 		{ status: false, message, httpCode } as JsonObject,
 		{
 			message: `${prefix}${message} [HTTP ${httpCode}]`,
-			description: describeStatus(response, request),
+			description: describeStatus(response, request, outcome),
 			httpCode,
 		},
 	);
+	error.context.outcome = outcome;
+	return error;
 }
 
 const NETWORK_CODES = /\b(ECONNREFUSED|ECONNRESET|ECONNABORTED|ETIMEDOUT|ESOCKETTIMEDOUT|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|EPIPE)\b/;
@@ -157,8 +205,11 @@ export function errorFromNetwork(node: INode, error: unknown, request: RequestSu
 	const description = request.movesMoney
 		? `${timedOut ? MAYBE_DONE : 'The connection failed before an answer came. ' + MAYBE_DONE} Check the Base URL in the credential.`
 		: 'Check the Base URL in the credential and that the service is reachable.';
-	return new NodeApiError(node, { message: what, networkCode: code ?? 'unknown' } as JsonObject, {
+	const apiError = new NodeApiError(node, { message: what, networkCode: code ?? 'unknown' } as JsonObject, {
 		message: `${what} (${request.method} ${request.endpoint})`,
 		description,
 	});
+	// Refused connections never reached the service; anything else may have.
+	apiError.context.outcome = code === 'ECONNREFUSED' ? 'refused' : 'unknown';
+	return apiError;
 }

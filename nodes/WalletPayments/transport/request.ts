@@ -8,7 +8,14 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { errorFromNetwork, errorFromResponse, type RequestSummary } from './errors';
+import {
+	type AlreadySubmittedRule,
+	DEFAULT_ALREADY_SUBMITTED_CODES,
+	DEFAULT_ALREADY_SUBMITTED_PATTERN,
+	errorFromNetwork,
+	errorFromResponse,
+	type RequestSummary,
+} from './errors';
 
 export const CREDENTIAL_TYPE = 'walletPaymentsApi';
 
@@ -30,6 +37,7 @@ interface Connection {
 	timeout: number;
 	/** The credential's secrets, kept out of error messages. */
 	secrets: string[];
+	alreadySubmitted: AlreadySubmittedRule;
 	/**
 	 * The credential as read once for this run, handed to every request: otherwise n8n reads
 	 * and decrypts it from its database again for each request.
@@ -65,8 +73,39 @@ async function readConnection(context: WalletContext): Promise<Connection> {
 		baseUrl: raw.replace(/\/+$/, ''),
 		timeout: Math.round(seconds * 1000),
 		secrets,
+		alreadySubmitted: alreadySubmittedRule(context, credentials),
 		credentials: { id: reference?.id ?? '', name: reference?.name ?? '', type: CREDENTIAL_TYPE, data: credentials },
 	};
+}
+
+/**
+ * The credential's "Already Submitted" rule; credentials saved before the fields existed get the
+ * defaults (HTTP 409 with a message that says "already" or "duplicate").
+ */
+function alreadySubmittedRule(context: WalletContext, credentials: IDataObject): AlreadySubmittedRule {
+	const codesText = String(credentials.alreadySubmittedCodes ?? DEFAULT_ALREADY_SUBMITTED_CODES);
+	const statusCodes = codesText
+		.split(',')
+		.map((code) => code.trim())
+		.filter((code) => code !== '')
+		.map(Number);
+	if (statusCodes.some((code) => !Number.isInteger(code) || code < 200 || code > 599)) {
+		throw new NodeOperationError(
+			context.getNode(),
+			'The Already Submitted Status Codes in the Wallet Payments API credential must be HTTP codes separated by commas, e.g. 409 or 409, 422',
+		);
+	}
+	const patternText = String(credentials.alreadySubmittedPattern ?? DEFAULT_ALREADY_SUBMITTED_PATTERN).trim();
+	let messagePattern: RegExp | undefined;
+	try {
+		messagePattern = patternText === '' ? undefined : new RegExp(patternText, 'i');
+	} catch {
+		throw new NodeOperationError(
+			context.getNode(),
+			'The Already Submitted Message Pattern in the Wallet Payments API credential is not a valid regular expression',
+		);
+	}
+	return { statusCodes, messagePattern };
 }
 
 function connectionOf(context: WalletContext): Promise<Connection> {
@@ -99,7 +138,7 @@ export async function apiRequest(
 	endpoint: string,
 	{ body, qs, movesMoney = false }: RequestOptions = {},
 ): Promise<IDataObject> {
-	const { baseUrl, timeout, secrets, credentials } = await connectionOf(this);
+	const { baseUrl, timeout, secrets, credentials, alreadySubmitted } = await connectionOf(this);
 	const url = `${baseUrl}${endpoint}`;
 	const summary: RequestSummary = {
 		method,
@@ -107,6 +146,7 @@ export async function apiRequest(
 		movesMoney,
 		reference: typeof body?.reference === 'string' ? body.reference : undefined,
 		secrets,
+		alreadySubmitted,
 	};
 	const options: IHttpRequestOptions = {
 		method,

@@ -1,11 +1,11 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { destinationProperties, readDestination } from '../../helpers/destination';
 import { forOperation } from '../../helpers/displayOptions';
-import { customerEmailField, referenceField } from '../../helpers/fields';
-import { referenceOrDerived } from '../../helpers/reference';
+import { customerEmailField, duplicateProtectionField, referenceField } from '../../helpers/fields';
 import { countryCode, currencyCode, httpUrl, optionalText, requiredEmail } from '../../helpers/validation';
 import { apiRequest } from '../../transport/request';
+import type { GuardedRequest } from '../exactlyOnce';
 
 const properties: INodeProperties[] = [
 	{
@@ -45,29 +45,44 @@ const properties: INodeProperties[] = [
 				description: 'Address the service notifies when the beneficiary’s status changes',
 				hint: 'Paste the Production URL of a Wallet Payments Trigger here to receive beneficiary.status.changed events',
 			},
-			referenceField(
-				'Your own reference for this beneficiary; Get Many can filter by it',
-				'Leave empty to use a reference derived from this execution, node and item: it stays the same when n8n’s Retry On Fail resends the request',
-			),
+			referenceField('Your own reference for this beneficiary; Get Many can filter by it'),
 		],
 	},
+	duplicateProtectionField,
 ];
 
 export const description = forOperation('beneficiary', 'create', properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+/** The beneficiary an earlier run created with this reference (the list filters by reference). */
+async function findByReference(context: IExecuteFunctions, reference: string): Promise<IDataObject | undefined> {
+	const page = await apiRequest.call(context, 'GET', '/api/v2/beneficiaries', { qs: { q: reference, limit: 100 } });
+	const found = ((page.data ?? []) as IDataObject[]).find((beneficiary) => beneficiary.reference === reference);
+	return found;
+}
+
+/**
+ * Moves no money, but is guarded like the operations that do: a re-run outputs the beneficiary
+ * the first run created (found by its reference) instead of creating a second one.
+ */
+export async function prepare(this: IExecuteFunctions, itemIndex: number): Promise<GuardedRequest> {
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const currency = currencyCode(this.getNodeParameter('currency', itemIndex), 'Currency');
 	const country = countryCode(this.getNodeParameter('country', itemIndex), 'Country');
 	const customerEmail = requiredEmail(this.getNodeParameter('customerEmail', itemIndex), 'Customer Email');
-	const reference = referenceOrDerived(this, itemIndex, additional.reference);
+	// Checked here, before the form's requirements are read: nothing is requested for a bad row.
+	const reference = optionalText(additional.reference, 'Reference', 100);
 	const callbackText = optionalText(additional.callbackUrl, 'Callback URL', 2048);
 	const callbackUrl = callbackText === undefined ? undefined : httpUrl(callbackText, 'Callback URL');
 	// Last: the form is checked against the country's requirements, which takes a request.
 	const destination = await readDestination(this, itemIndex, country);
-	const body: IDataObject = { currency, country, destination, customerEmail, reference };
+	const body: IDataObject = { currency, country, destination, customerEmail };
 	if (callbackUrl !== undefined) body.callbackUrl = callbackUrl;
 
-	const beneficiary = await apiRequest.call(this, 'POST', '/api/v2/beneficiaries', { body });
-	return this.helpers.returnJsonArray(beneficiary);
+	return {
+		endpoint: '/api/v2/beneficiaries',
+		body,
+		reference: { given: reference },
+		movesMoney: false,
+		findExisting: findByReference,
+	};
 }

@@ -1,11 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { maskCardDetails } from '../../helpers/cardMasking';
 import { forOperation } from '../../helpers/displayOptions';
-import { customerEmailField, referenceField } from '../../helpers/fields';
-import { referenceOrDerived } from '../../helpers/reference';
+import { customerEmailField, duplicateProtectionField, referenceField } from '../../helpers/fields';
 import { optionalText, requiredEmail } from '../../helpers/validation';
-import { apiRequest } from '../../transport/request';
+import type { GuardedRequest } from '../exactlyOnce';
 import { cardAmount } from './common';
 
 const properties: INodeProperties[] = [
@@ -61,6 +60,7 @@ const properties: INodeProperties[] = [
 			referenceField('Your unique reference for this card creation'),
 		],
 	},
+	duplicateProtectionField,
 ];
 
 export const description = forOperation('card', 'create', properties);
@@ -72,7 +72,7 @@ const OPTIONAL_FIELDS: Array<[name: string, label: string, maxLength: number]> =
 	['lastName', 'Last Name', 100],
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function prepare(this: IExecuteFunctions, itemIndex: number): Promise<GuardedRequest> {
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = {
 		customerEmail: requiredEmail(this.getNodeParameter('customerEmail', itemIndex), 'Customer Email'),
@@ -82,9 +82,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		const value = optionalText(additional[name], label, maxLength);
 		if (value !== undefined) body[name] = value;
 	}
-	body.reference = referenceOrDerived(this, itemIndex, additional.reference);
-
-	const card = await apiRequest.call(this, 'POST', '/api/v1/virtualcards/create', { body, movesMoney: true });
-	// The create answer carries no card number; mask anyway, should a service send one.
-	return this.helpers.returnJsonArray(maskCardDetails(card));
+	return {
+		endpoint: '/api/v1/virtualcards/create',
+		body,
+		reference: { given: additional.reference },
+		// The create answer carries no card number; mask anyway, should a service send one.
+		present: (card) => maskCardDetails(card),
+	};
 }

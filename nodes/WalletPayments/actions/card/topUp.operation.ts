@@ -1,10 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
-import { referenceField } from '../../helpers/fields';
-import { referenceOrDerived } from '../../helpers/reference';
+import { duplicateProtectionField, referenceField } from '../../helpers/fields';
 import { optionalText } from '../../helpers/validation';
-import { apiRequest } from '../../transport/request';
+import type { GuardedRequest } from '../exactlyOnce';
 import { cardAmount, cardIdProperty, readCardId } from './common';
 
 const properties: INodeProperties[] = [
@@ -38,20 +37,19 @@ const properties: INodeProperties[] = [
 			referenceField('Your unique reference for this top-up'),
 		],
 	},
+	duplicateProtectionField,
 ];
 
 export const description = forOperation('card', 'topUp', properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function prepare(this: IExecuteFunctions, itemIndex: number): Promise<GuardedRequest> {
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = {
 		cardId: readCardId(this, itemIndex),
 		amount: cardAmount(this.getNodeParameter('amount', itemIndex), 'Amount (USD)'),
-		reference: referenceOrDerived(this, itemIndex, additional.reference),
 	};
 	const cardBrand = optionalText(additional.cardBrand, 'Card Brand', 50);
 	if (cardBrand !== undefined) body.cardBrand = cardBrand;
 
-	const transaction = await apiRequest.call(this, 'POST', '/api/v1/virtualcards/topup', { body, movesMoney: true });
-	return this.helpers.returnJsonArray(transaction);
+	return { endpoint: '/api/v1/virtualcards/topup', body, reference: { given: additional.reference } };
 }

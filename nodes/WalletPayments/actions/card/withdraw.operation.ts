@@ -1,10 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
-import { referenceField } from '../../helpers/fields';
-import { referenceOrDerived } from '../../helpers/reference';
+import { duplicateProtectionField, referenceField } from '../../helpers/fields';
 import { INT32_MAX, positiveInteger } from '../../helpers/validation';
-import { apiRequest } from '../../transport/request';
+import type { GuardedRequest } from '../exactlyOnce';
 import { cardIdProperty, readCardId } from './common';
 
 const properties: INodeProperties[] = [
@@ -28,21 +27,17 @@ const properties: INodeProperties[] = [
 			referenceField('Your unique reference for this withdrawal'),
 		],
 	},
+	duplicateProtectionField,
 ];
 
 export const description = forOperation('card', 'withdraw', properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function prepare(this: IExecuteFunctions, itemIndex: number): Promise<GuardedRequest> {
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = {
 		cardId: readCardId(this, itemIndex),
 		amount: positiveInteger(this.getNodeParameter('amount', itemIndex), 'Amount', INT32_MAX),
-		reference: referenceOrDerived(this, itemIndex, additional.reference),
 	};
 
-	const transaction = await apiRequest.call(this, 'POST', '/api/v1/virtualcards/withdraw', {
-		body,
-		movesMoney: true,
-	});
-	return this.helpers.returnJsonArray(transaction);
+	return { endpoint: '/api/v1/virtualcards/withdraw', body, reference: { given: additional.reference } };
 }

@@ -1,8 +1,7 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
-import { customerEmailField, referenceField } from '../../helpers/fields';
-import { referenceOrDerived } from '../../helpers/reference';
+import { customerEmailField, duplicateProtectionField, referenceField } from '../../helpers/fields';
 import {
 	countryCode,
 	currencyCode,
@@ -11,7 +10,7 @@ import {
 	requiredEmail,
 } from '../../helpers/validation';
 import { amountProperties, readMinorAmount } from '../../helpers/units';
-import { apiRequest } from '../../transport/request';
+import type { GuardedRequest } from '../exactlyOnce';
 
 const properties: INodeProperties[] = [
 	{
@@ -81,6 +80,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	duplicateProtectionField,
 ];
 
 export const description = forOperation('collection', 'initialize', properties);
@@ -90,7 +90,8 @@ const PATHS: Record<string, string> = {
 	v2: '/api/v2/wallets/collections/initialize',
 };
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+/** Asks a customer for money: a duplicate would bill them twice, so it is guarded like a payout. */
+export async function prepare(this: IExecuteFunctions, itemIndex: number): Promise<GuardedRequest> {
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const version = this.getNodeParameter('apiVersion', itemIndex, 'v2') as string;
 	const path = PATHS[version];
@@ -102,7 +103,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		currency,
 		customerEmail: requiredEmail(this.getNodeParameter('customerEmail', itemIndex), 'Customer Email'),
 		amount: readMinorAmount(this, itemIndex, currency),
-		reference: referenceOrDerived(this, itemIndex, this.getNodeParameter('reference', itemIndex, '')),
 	};
 	const descriptionText = optionalText(additional.description, 'Description');
 	if (descriptionText !== undefined) body.description = descriptionText;
@@ -113,6 +113,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (accountName !== undefined) payload.accountName = accountName;
 	if (Object.keys(payload).length > 0) body.payload = payload;
 
-	const collection = await apiRequest.call(this, 'POST', path, { body });
-	return this.helpers.returnJsonArray(collection);
+	return {
+		endpoint: path,
+		body,
+		reference: { given: this.getNodeParameter('reference', itemIndex, '') },
+		movesMoney: false,
+	};
 }

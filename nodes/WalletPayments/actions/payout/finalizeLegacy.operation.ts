@@ -1,8 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
+import { duplicateProtectionField } from '../../helpers/fields';
 import { requiredText } from '../../helpers/validation';
-import { apiRequest } from '../../transport/request';
+import type { GuardedRequest } from '../exactlyOnce';
 
 const properties: INodeProperties[] = [
 	{
@@ -14,15 +15,12 @@ const properties: INodeProperties[] = [
 		description:
 			'The ID returned by Payout → Initiate (Legacy). Finalize within about 4 minutes of initiating. The answer gives amount, fees and spotPrice as text, as the service sends them.',
 	},
+	duplicateProtectionField,
 ];
 
 export const description = forOperation('payout', 'finalizeLegacy', properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function prepare(this: IExecuteFunctions, itemIndex: number): Promise<GuardedRequest> {
 	const transactionId = requiredText(this.getNodeParameter('transactionId', itemIndex), 'Transaction ID', 100);
-	const payout = await apiRequest.call(this, 'POST', '/api/v1/wallets/payout/finalize', {
-		body: { transactionId },
-		movesMoney: true,
-	});
-	return this.helpers.returnJsonArray(payout);
+	return { endpoint: '/api/v1/wallets/payout/finalize', body: { transactionId } };
 }

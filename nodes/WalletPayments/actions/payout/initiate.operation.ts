@@ -1,8 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { destinationProperties, readDestination } from '../../helpers/destination';
 import { forOperation } from '../../helpers/displayOptions';
-import { customerEmailField, sourceWalletCurrencyField } from '../../helpers/fields';
+import { customerEmailField, duplicateProtectionField, sourceWalletCurrencyField } from '../../helpers/fields';
 import { beneficiaryLocator, locatorValue } from '../../helpers/locators';
 import {
 	countryCode,
@@ -12,19 +12,12 @@ import {
 	requiredText,
 } from '../../helpers/validation';
 import { readMinorAmount } from '../../helpers/units';
-import { apiRequest } from '../../transport/request';
+import type { GuardedRequest } from '../exactlyOnce';
 import { payoutAmountProperties } from './payoutAmount';
 
 const INLINE = { beneficiaryMode: ['inline'] };
 
 const properties: INodeProperties[] = [
-	{
-		displayName:
-			'Do not turn on Retry On Fail for this operation: the API takes no reference here, so a retried request could pay twice. If it fails, check with Transaction → Get before running it again.',
-		name: 'retryNotice',
-		type: 'notice',
-		default: '',
-	},
 	sourceWalletCurrencyField,
 	...payoutAmountProperties(),
 	customerEmailField('Email of the customer this payout is for'),
@@ -78,6 +71,7 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: INLINE },
 	},
 	...destinationProperties(INLINE),
+	duplicateProtectionField,
 ];
 
 export const description = forOperation('payout', 'initiate', properties);
@@ -121,7 +115,8 @@ async function readBeneficiary(context: IExecuteFunctions, itemIndex: number): P
 	return { beneficiary };
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+/** Moves money; the API takes no reference, so n8n's record of the item's key is the only guard. */
+export async function prepare(this: IExecuteFunctions, itemIndex: number): Promise<GuardedRequest> {
 	const sourceWalletCurrency = currencyCode(
 		this.getNodeParameter('sourceWalletCurrency', itemIndex, 'USD'),
 		'Source Wallet Currency',
@@ -133,10 +128,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		description: requiredText(this.getNodeParameter('description', itemIndex), 'Description'),
 		...(await readBeneficiary(this, itemIndex)),
 	};
-
-	const payout = await apiRequest.call(this, 'POST', '/api/v2/wallets/payout/initialize', {
-		body,
-		movesMoney: true,
-	});
-	return this.helpers.returnJsonArray(payout);
+	return { endpoint: '/api/v2/wallets/payout/initialize', body };
 }

@@ -1,9 +1,13 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
-import { customerEmailField, referenceField, sourceWalletCurrencyField } from '../../helpers/fields';
+import {
+	customerEmailField,
+	duplicateProtectionField,
+	referenceField,
+	sourceWalletCurrencyField,
+} from '../../helpers/fields';
 import { beneficiaryLocator, locatorValue } from '../../helpers/locators';
-import { referenceOrDerived } from '../../helpers/reference';
 import {
 	currencyCode,
 	httpUrl,
@@ -12,7 +16,7 @@ import {
 	requiredText,
 } from '../../helpers/validation';
 import { readMinorAmount } from '../../helpers/units';
-import { apiRequest } from '../../transport/request';
+import type { GuardedRequest } from '../exactlyOnce';
 import { payoutAmountProperties } from './payoutAmount';
 
 const properties: INodeProperties[] = [
@@ -46,28 +50,27 @@ const properties: INodeProperties[] = [
 		hint: 'Paste the Production URL of a Wallet Payments Trigger node here to receive the payout’s success or failure',
 	},
 	referenceField('Your unique reference for this payout; the service refuses a reference it has seen before'),
+	duplicateProtectionField,
 ];
 
 export const description = forOperation('payout', 'initiateLegacy', properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function prepare(this: IExecuteFunctions, itemIndex: number): Promise<GuardedRequest> {
 	const sourceWalletCurrency = currencyCode(
 		this.getNodeParameter('sourceWalletCurrency', itemIndex, 'USD'),
 		'Source Wallet Currency',
 	);
 	const body: IDataObject = {
 		amount: readMinorAmount(this, itemIndex, sourceWalletCurrency, INT32_MAX),
-		reference: referenceOrDerived(this, itemIndex, this.getNodeParameter('reference', itemIndex, '')),
 		customerEmail: requiredEmail(this.getNodeParameter('customerEmail', itemIndex), 'Customer Email'),
 		description: requiredText(this.getNodeParameter('description', itemIndex), 'Description'),
 		beneficiaryId: requiredText(locatorValue(this, 'beneficiaryId', itemIndex), 'Beneficiary ID', 100),
 		sourceWalletCurrency,
 		callbackUrl: httpUrl(this.getNodeParameter('callbackUrl', itemIndex), 'Callback URL'),
 	};
-
-	const payout = await apiRequest.call(this, 'POST', '/api/v1/wallets/payout/initialize', {
+	return {
+		endpoint: '/api/v1/wallets/payout/initialize',
 		body,
-		movesMoney: true,
-	});
-	return this.helpers.returnJsonArray(payout);
+		reference: { given: this.getNodeParameter('reference', itemIndex, '') },
+	};
 }

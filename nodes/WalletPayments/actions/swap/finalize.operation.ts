@@ -1,8 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
+import { duplicateProtectionField } from '../../helpers/fields';
 import { requiredText } from '../../helpers/validation';
-import { apiRequest } from '../../transport/request';
+import type { GuardedRequest } from '../exactlyOnce';
 
 const properties: INodeProperties[] = [
 	{
@@ -13,15 +14,12 @@ const properties: INodeProperties[] = [
 		default: '',
 		description: 'The ID returned by Swap → Get Quote. A quote expires about 250 seconds after it was made.',
 	},
+	duplicateProtectionField,
 ];
 
 export const description = forOperation('swap', 'finalize', properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function prepare(this: IExecuteFunctions, itemIndex: number): Promise<GuardedRequest> {
 	const quoteId = requiredText(this.getNodeParameter('quoteId', itemIndex), 'Quote ID', 100);
-	const swap = await apiRequest.call(this, 'POST', '/api/v2/wallets/finalize-swap', {
-		body: { quoteId },
-		movesMoney: true,
-	});
-	return this.helpers.returnJsonArray(swap);
+	return { endpoint: '/api/v2/wallets/finalize-swap', body: { quoteId } };
 }

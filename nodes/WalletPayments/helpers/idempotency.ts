@@ -1,0 +1,86 @@
+import { createHash } from 'crypto';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { optionalText } from './validation';
+
+export const REFERENCE_HINT =
+	'Leave empty to send a reference made from this item’s idempotency key: a re-run of the same item sends the same reference, so a service that refuses reused references refuses it too';
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** JSON with object keys sorted, so that the same content always gives the same text. */
+export function canonicalJson(value: unknown): string {
+	if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+	if (typeof value === 'object' && value !== null) {
+		const entries = Object.keys(value)
+			.sort()
+			.filter((key) => (value as IDataObject)[key] !== undefined)
+			.map((key) => `${JSON.stringify(key)}:${canonicalJson((value as IDataObject)[key])}`);
+		return `{${entries.join(',')}}`;
+	}
+	return JSON.stringify(value) ?? 'null';
+}
+
+/** The nodes this run started from: the execution's trigger, else the roots above this node. */
+function startNodeNames(context: IExecuteFunctions): string[] {
+	const trigger = context.getExecutionContext?.()?.triggerNode?.name;
+	if (trigger) return [trigger];
+	return context
+		.getParentNodes(context.getNode().name)
+		.filter((parent) => context.getParentNodes(parent.name).length === 0)
+		.map((parent) => parent.name)
+		.sort();
+}
+
+/**
+ * What started this run, as a fingerprint of the start nodes' output: the event a trigger
+ * received, a schedule's time, the rows a sub-workflow was called with. It is the same when n8n
+ * retries the execution (the trigger's output is carried over), when the editor runs the node
+ * again on the same (or pinned) data, and when one event is delivered twice; it differs between
+ * two scheduled runs. Empty when no start node's output can be read.
+ */
+export function runOrigin(context: IExecuteFunctions): string {
+	const parts: string[] = [];
+	for (const name of startNodeNames(context)) {
+		try {
+			const proxy = context.getWorkflowDataProxy(0);
+			const items = (proxy.$(name) as { all: () => Array<{ json: unknown }> }).all();
+			parts.push(`${name}:${canonicalJson(items.map((item) => item.json))}`);
+		} catch {
+			// That node did not run in this execution (e.g. a step run on pinned input).
+		}
+	}
+	return parts.length === 0 ? '' : sha256(parts.join('\n'));
+}
+
+export interface KeyParts {
+	workflowId: string;
+	nodeId: string;
+	origin: string;
+	itemIndex: number;
+	/** What the item asks the service to do: the request body without its reference. */
+	request: IDataObject;
+}
+
+/**
+ * An item's idempotency key when the user gives none: workflow, node, what started the run, the
+ * item's position and its request. Never the execution ID, which a retry changes.
+ */
+export function derivedKey({ workflowId, nodeId, origin, itemIndex, request }: KeyParts): string {
+	const { reference: _reference, ...content } = request;
+	return `n8n:${sha256(canonicalJson([workflowId, nodeId, origin, itemIndex, content]))}`;
+}
+
+/**
+ * The reference sent for a key when the user gives none: the same key always gives the same
+ * reference, and the workflow and node are part of it, so a key such as an invoice ID used by
+ * two nodes does not give two operations one reference.
+ */
+export function referenceFromKey(workflowId: string, nodeId: string, key: string): string {
+	return `n8n-${sha256(`${workflowId}:${nodeId}:${key}`).slice(0, 24)}`;
+}
+
+/** A user-given key or reference: text of at most 200 characters, or undefined when empty. */
+export function optionalKey(value: unknown, field: string): string | undefined {
+	return optionalText(value, field, 200);
+}

@@ -1,0 +1,83 @@
+/**
+ * n8n's de-duplication store for tests that run the node through n8n-core alone. In n8n the
+ * store is a database table (one row of recorded values per workflow and node, trimmed to
+ * `maxEntries`, oldest first); this keeps the same rows in memory with the same rules, so the
+ * node's exactly-once guard runs unchanged. The real store is exercised in the e2e suite.
+ */
+import { DataDeduplicationService } from 'n8n-core';
+import type {
+	DeduplicationItemTypes,
+	DeduplicationScope,
+	ICheckProcessedContextData,
+	ICheckProcessedOptions,
+	IDataDeduplicator,
+	IDeduplicationOutput,
+} from 'n8n-workflow';
+
+const rows = new Map<string, string[]>();
+
+function rowKey(scope: DeduplicationScope, contextData: ICheckProcessedContextData): string {
+	if (!contextData.workflow.id) throw new Error('n8n asserts a workflow ID for de-duplication');
+	const context = scope === 'node' ? `n:${contextData.node?.id ?? ''}` : '';
+	return `${contextData.workflow.id}|${context}`;
+}
+
+class InMemoryDeduplicator implements IDataDeduplicator {
+	async checkProcessedAndRecord(
+		items: DeduplicationItemTypes[],
+		scope: DeduplicationScope,
+		contextData: ICheckProcessedContextData,
+		options: ICheckProcessedOptions,
+	): Promise<IDeduplicationOutput> {
+		if (options.mode !== 'entries') throw new Error('Only mode "entries" is kept in memory');
+		const key = rowKey(scope, contextData);
+		const row = rows.get(key) ?? [];
+		const output: IDeduplicationOutput = { new: [], processed: [] };
+		for (const item of items) {
+			if (row.includes(String(item))) output.processed.push(item);
+			else {
+				output.new.push(item);
+				row.push(String(item));
+			}
+		}
+		if (options.maxEntries) row.splice(0, Math.max(0, row.length - options.maxEntries));
+		rows.set(key, row);
+		return output;
+	}
+
+	async removeProcessed(items: DeduplicationItemTypes[], scope: DeduplicationScope, contextData: ICheckProcessedContextData) {
+		const row = rows.get(rowKey(scope, contextData));
+		if (!row) return;
+		for (const item of items) {
+			const index = row.indexOf(String(item));
+			if (index !== -1) row.splice(index, 1);
+		}
+	}
+
+	async clearAllProcessedItems(scope: DeduplicationScope, contextData: ICheckProcessedContextData) {
+		rows.delete(rowKey(scope, contextData));
+	}
+
+	async getProcessedDataCount(scope: DeduplicationScope, contextData: ICheckProcessedContextData) {
+		return rows.get(rowKey(scope, contextData))?.length ?? 0;
+	}
+}
+
+let initialised = false;
+
+/** Installs the in-memory store once per test process (n8n-core allows one). */
+export function useInMemoryDeduplication(): void {
+	if (initialised) return;
+	initialised = true;
+	void DataDeduplicationService.init(new InMemoryDeduplicator());
+}
+
+/** Forgets every recorded key: each test starts as a fresh n8n would. */
+export function clearProcessedData(): void {
+	rows.clear();
+}
+
+/** The recorded values of one node of one workflow (for assertions). */
+export function processedValues(workflowId: string, nodeId: string): string[] {
+	return [...(rows.get(`${workflowId}|n:${nodeId}`) ?? [])];
+}

@@ -1,0 +1,8 @@
+/**
+ * Every suite gets n8n's de-duplication store (in memory, test/helpers/deduplication.ts), and
+ * each test starts with nothing recorded, as a fresh n8n would.
+ */
+import { clearProcessedData, useInMemoryDeduplication } from '../helpers/deduplication';
+
+useInMemoryDeduplication();
+beforeEach(() => clearProcessedData());
