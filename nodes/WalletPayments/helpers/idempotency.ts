@@ -21,15 +21,19 @@ export function canonicalJson(value: unknown): string {
 	return JSON.stringify(value) ?? 'null';
 }
 
-/** The nodes this run started from: the execution's trigger, else the roots above this node. */
+/**
+ * The nodes this run started from: the roots above this node (nodes with no input), narrowed to
+ * the execution's trigger when it is one of them. A partial run in the editor names no trigger,
+ * or names another node; the roots still say where the data came from.
+ */
 function startNodeNames(context: IExecuteFunctions): string[] {
-	const trigger = context.getExecutionContext?.()?.triggerNode?.name;
-	if (trigger) return [trigger];
-	return context
+	const roots = context
 		.getParentNodes(context.getNode().name)
 		.filter((parent) => context.getParentNodes(parent.name).length === 0)
 		.map((parent) => parent.name)
 		.sort();
+	const trigger = context.getExecutionContext?.()?.triggerNode?.name;
+	return trigger !== undefined && roots.includes(trigger) ? [trigger] : roots;
 }
 
 /**
@@ -45,9 +49,10 @@ export function runOrigin(context: IExecuteFunctions): string {
 		try {
 			const proxy = context.getWorkflowDataProxy(0);
 			const items = (proxy.$(name) as { all: () => Array<{ json: unknown }> }).all();
-			parts.push(`${name}:${canonicalJson(items.map((item) => item.json))}`);
+			// A start node that gave nothing did not start this run (the other trigger of two).
+			if (items.length > 0) parts.push(`${name}:${canonicalJson(items.map((item) => item.json))}`);
 		} catch {
-			// That node did not run in this execution (e.g. a step run on pinned input).
+			// That node did not run in this execution.
 		}
 	}
 	return parts.length === 0 ? '' : sha256(parts.join('\n'));
