@@ -296,6 +296,17 @@ describe('a business failure on item 3 of 3, then Retry execution (twice), then 
 	});
 });
 
+test('Beneficiary → Create run again outputs the beneficiary the first run created (found by its reference)', async () => {
+	const { parameters, rows } = await cases['Beneficiary → Create'].setup(fixture);
+	const first = await fixture.run(parameters, { items: rows });
+	const again = await fixture.run(parameters, { items: rows });
+	expect(again.error).toBeUndefined();
+	expect(outputs(again).map((json) => [json.alreadySubmitted, json.id, json.reference])).toEqual(
+		outputs(first).map((json) => [true, json.id, json.reference]),
+	);
+	expect(fixture.sandbox.state.beneficiaries).toHaveLength(3);
+});
+
 describe('pre-flight: every item is checked before the first request', () => {
 	test('a bad row 3 stops the run before row 1 is paid', async () => {
 		const { parameters, rows } = await cases['Payout → Initiate'].setup(fixture);
@@ -320,7 +331,7 @@ describe('the store', () => {
 		const { parameters, rows } = await cases['Card → Top Up'].setup(fixture);
 		// A workflow without an ID cannot use n8n's store; the node refuses rather than risk a repeat.
 		const result = await fixture.run(parameters, { items: rows.slice(0, 1), workflowId: '' });
-		expect(result.error).toBeDefined();
+		expect(result.error?.message).toBe('Save the workflow first: nothing was sent');
 		expect(fixture.apiRequests()).toHaveLength(0);
 	});
 });

@@ -73,7 +73,12 @@ function store(context: IExecuteFunctions) {
 			{ description: 'Update n8n (the store comes with the Remove Duplicates node, n8n 1.70 and later).' },
 		);
 	}
-	const record = async (values: string[]) =>
+	if (!context.getWorkflow().id) {
+		throw new NodeOperationError(context.getNode(), 'Save the workflow first: nothing was sent', {
+			description: 'n8n remembers which items were sent per saved workflow, so that no re-run sends them twice; an unsaved workflow has no place to remember them.',
+		});
+	}
+		const record = async (values: string[]) =>
 		await checkProcessedAndRecord.call(context.helpers, values, 'node', STORE);
 	const remove = async (values: string[]) => await removeProcessed.call(context.helpers, values, 'node', STORE);
 	return {
