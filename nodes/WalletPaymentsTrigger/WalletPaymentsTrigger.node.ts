@@ -1,6 +1,8 @@
 import type {
 	IDataObject,
+	IExecuteFunctions,
 	IHookFunctions,
+	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -8,7 +10,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { dedupeWindow, DEFAULT_DEDUPE_WINDOW, eventKey, isDuplicate } from './dedupe';
+import { claimEvent, dedupeWindow, DEFAULT_DEDUPE_WINDOW, eventKey, unhandledEvents } from './dedupe';
 import { ALL_EVENTS, eventSelection, isSelected, WALLET_EVENTS } from './events';
 import {
 	DEFAULT_SIGNATURE_HEADER,
@@ -173,7 +175,7 @@ export class WalletPaymentsTrigger implements INodeType {
 						default: DEFAULT_DEDUPE_WINDOW,
 						typeOptions: { minValue: 0 },
 						description:
-							'How many recent events (name, data.ID and data.status) to remember; a repeat of one of them is answered 200 and starts nothing. 0 turns de-duplication off.',
+							'How many recent events (name, data.ID and data.status) to remember. A repeat is answered 200 and starts nothing; after n8n restarts, a repeat starts a run that stops at this node (n8n’s database remembers it). 0 turns de-duplication off.',
 					},
 					{
 						displayName: 'Include Headers',
@@ -207,6 +209,19 @@ export class WalletPaymentsTrigger implements INodeType {
 		},
 	};
 
+	/**
+	 * The trigger's step in the run its event started: lets through only events this workflow
+	 * has not handled before, per n8n's database, so that a repeat arriving after a restart (or
+	 * at another webhook process) ends its run here. Runs from the editor's test URL are not held
+	 * back.
+	 */
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = this.getInputData();
+		if (this.getMode() === 'manual') return [items];
+		const options = this.getNodeParameter('options', 0, {}) as IDataObject;
+		return [await unhandledEvents(this, items, dedupeWindow(options.dedupeWindow))];
+	}
+
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const request = this.getRequestObject() as unknown as WebhookRequest;
 		const headers = this.getHeaderData();
@@ -239,11 +254,13 @@ export class WalletPaymentsTrigger implements INodeType {
 
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		const key = eventKey(event, data);
-		if (key !== undefined && isDuplicate(this.getWorkflowStaticData('node'), key, dedupeWindow(options.dedupeWindow))) {
+		// Test deliveries (Listen for test event) are told apart from production ones.
+		const scope = `${this.getWorkflow().id ?? ''}:${this.getNode().id}:${this.getMode()}`;
+		if (key !== undefined && !claimEvent(scope, key, dedupeWindow(options.dedupeWindow))) {
 			return acknowledge('duplicate delivery');
 		}
 
-		const json: IDataObject = { event, data };
+		const json: IDataObject = { event, data, eventKey: key ?? null };
 		if (options.includeHeaders === true) {
 			const copy: IDataObject = {};
 			const withheld = new Set([headerName, ...CREDENTIAL_HEADERS]);

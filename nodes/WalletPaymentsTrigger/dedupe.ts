@@ -1,9 +1,22 @@
-import type { IDataObject } from 'n8n-workflow';
+/**
+ * One run per event, in two layers (measured in a real n8n: README, "Trigger de-duplication"):
+ *
+ * 1. When the request arrives (`webhook()`): an in-process claim table. Look-up and record are
+ *    one synchronous step, so neither sequential nor concurrent copies of an event can both pass
+ *    while this n8n process runs; a copy is answered 200 and starts nothing.
+ * 2. When the run starts (`execute()`, the trigger's step in the execution): n8n's database
+ *    store (the one behind the Remove Duplicates node). It outlives restarts and is shared by
+ *    every process on the database, so an event already handled before a restart, or by another
+ *    webhook process, stops at the trigger: its run ends there with no output.
+ *
+ * n8n's workflow static data cannot do either: n8n does not save what a webhook trigger writes
+ * there when the webhook starts a run, and concurrent requests each read their own copy.
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { processedStore } from '../shared/processedStore';
 
 export const DEFAULT_DEDUPE_WINDOW = 1000;
-
-/** Where the recent keys live in the node's workflow static data. */
-const STATIC_KEY = 'recentEventKeys';
 
 /**
  * The provider sends no event id and retries deliveries, so an event is identified by its name,
@@ -22,24 +35,41 @@ export function dedupeWindow(value: unknown): number {
 	return Math.floor(value);
 }
 
+/** Per trigger (workflow, node and mode): the keys seen, oldest first, and the same as a set. */
+const claims = new Map<string, { order: string[]; seen: Set<string> }>();
+
 /**
- * True when the key is among the last `windowSize` keys seen; otherwise records it, dropping
- * the oldest keys beyond the window. A window of 0 turns de-duplication off.
- *
- * Synchronous on purpose: no other request can run between the look-up and the write.
- * The list is replaced, not mutated, so n8n notices the change and saves the static data.
+ * Layer 1. True when the key is new for this trigger: it is then recorded, dropping the oldest
+ * keys beyond the window. False for a key among the last `windowSize`. A window of 0 claims
+ * everything (de-duplication off). Synchronous on purpose: nothing can run in between.
  */
-export function isDuplicate(staticData: IDataObject, key: string, windowSize: number): boolean {
-	if (windowSize <= 0) return false;
-	const recent = recentKeys(staticData).slice(-windowSize);
-	if (recent.includes(key)) return true;
-	recent.push(key);
-	staticData[STATIC_KEY] = recent.slice(-windowSize);
-	return false;
+export function claimEvent(scope: string, key: string, windowSize: number): boolean {
+	if (windowSize <= 0) return true;
+	let table = claims.get(scope);
+	if (!table) {
+		table = { order: [], seen: new Set() };
+		claims.set(scope, table);
+	}
+	if (table.seen.has(key)) return false;
+	table.seen.add(key);
+	table.order.push(key);
+	while (table.order.length > windowSize) table.seen.delete(table.order.shift()!);
+	return true;
 }
 
-/** The recorded keys, oldest first (for tests and diagnostics). */
-export function recentKeys(staticData: IDataObject): string[] {
-	const stored = staticData[STATIC_KEY];
-	return Array.isArray(stored) ? stored.filter((entry): entry is string => typeof entry === 'string') : [];
+/**
+ * Layer 2, in the execution: the items whose event this workflow's trigger has not handled
+ * before (per n8n's database), each recorded now. Items without a key always pass.
+ */
+export async function unhandledEvents(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+	windowSize: number,
+): Promise<INodeExecutionData[]> {
+	if (windowSize <= 0) return items;
+	const keyed = items.filter((item) => typeof item.json.eventKey === 'string');
+	if (keyed.length === 0) return items;
+	const store = processedStore(context, windowSize);
+	const handled = new Set(await store.record(keyed.map((item) => item.json.eventKey as string)));
+	return items.filter((item) => typeof item.json.eventKey !== 'string' || !handled.has(item.json.eventKey));
 }

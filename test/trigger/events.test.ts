@@ -2,11 +2,11 @@
  * Event filtering, de-duplication and the output item, over real HTTP through n8n-core's
  * WebhookContext.
  */
-import { DEFAULT_DEDUPE_WINDOW, eventKey, recentKeys } from '../../nodes/WalletPaymentsTrigger/dedupe';
+import { DEFAULT_DEDUPE_WINDOW } from '../../nodes/WalletPaymentsTrigger/dedupe';
 import { WALLET_EVENTS } from '../../nodes/WalletPaymentsTrigger/events';
 import { WalletPaymentsTrigger } from '../../nodes/WalletPaymentsTrigger/WalletPaymentsTrigger.node';
 import type { TriggerHarness } from './harness';
-import { closeHarnesses, emitted, expectNothingSecret, HEADER, payoutEvent, postSigned, sign, startTrigger } from './support';
+import { closeHarnesses, emitted, expectNothingSecret, HEADER, outputFor, payoutEvent, postSigned, sign, startTrigger } from './support';
 
 const harnesses: TriggerHarness[] = [];
 async function trigger(parameters: Parameters<typeof startTrigger>[0] = {}): Promise<TriggerHarness> {
@@ -55,7 +55,7 @@ describe('event filtering', () => {
 		const harness = await trigger({ events: ['payout.transfer.success', 'payout.transfer.failed'] });
 		const answer = await postSigned(harness, payoutEvent({ event: 'payout.transfer.failed', status: 'failed' }));
 		expect(answer.status).toBe(200);
-		expect(emitted(harness)).toEqual([payoutEvent({ event: 'payout.transfer.failed', status: 'failed' })]);
+		expect(emitted(harness)).toEqual([outputFor(payoutEvent({ event: 'payout.transfer.failed', status: 'failed' }))]);
 	});
 
 	test('an event not selected is answered 200 and starts nothing', async () => {
@@ -64,8 +64,10 @@ describe('event filtering', () => {
 		expect(answer.status).toBe(200);
 		expect(answer.json).toEqual(NOT_SELECTED);
 		expect(harness.runs).toHaveLength(0);
-		// Ignored events leave no de-duplication key behind.
-		expect(recentKeys(harness.staticData())).toEqual([]);
+		// Ignored events leave no de-duplication key behind: selected later, the event runs.
+		const selecting = await trigger({ events: ['payout.transfer.failed'] });
+		await postSigned(selecting, payoutEvent({ event: 'payout.transfer.success' }));
+		expect(selecting.runs).toHaveLength(0);
 	});
 
 	test('a custom event name (comma-separated, spaces and case ignored) starts a run', async () => {
@@ -137,34 +139,41 @@ describe('de-duplication', () => {
 		expect(harness.runs).toHaveLength(2);
 	});
 
+	test('a second, third… distinct event repeated is a duplicate too (not only the first the workflow saw)', async () => {
+		const harness = await trigger();
+		for (const id of ['tx_a', 'tx_b', 'tx_c']) {
+			for (let copy = 0; copy < 5; copy++) await postSigned(harness, payoutEvent({ id }));
+		}
+		expect(emitted(harness).map((item) => (item.data as { id: string }).id)).toEqual(['tx_a', 'tx_b', 'tx_c']);
+	});
+
+	test('20 events × 5 copies sent at the same moment start 20 runs', async () => {
+		const harness = await trigger();
+		const deliveries = Array.from({ length: 20 }, (_, n) => Array.from({ length: 5 }, () => payoutEvent({ id: `tx_${n}` }))).flat();
+		const answers = await Promise.all(deliveries.map(async (event) => await postSigned(harness, event)));
+		expect(answers.every((answer) => answer.status === 200)).toBe(true);
+		expect(harness.runs).toHaveLength(20);
+		expect(new Set(emitted(harness).map((item) => item.eventKey)).size).toBe(20);
+	});
+
 	test('the window stays bounded at its size, dropping the oldest keys', async () => {
 		const harness = await trigger({ options: { dedupeWindow: 3 } });
 		for (const id of ['a', 'b', 'c', 'd']) await postSigned(harness, payoutEvent({ id }));
-		expect(recentKeys(harness.staticData())).toEqual(
-			['b', 'c', 'd'].map((id) => eventKey('payout.transfer.success', { id, status: 'success' })),
-		);
 		// 'a' fell out of the window: it runs again; 'd' is still remembered.
 		expect((await postSigned(harness, payoutEvent({ id: 'd' }))).json).toEqual(DUPLICATE);
 		expect((await postSigned(harness, payoutEvent({ id: 'a' }))).json).toEqual({ message: 'Workflow was started' });
-		expect(recentKeys(harness.staticData())).toHaveLength(3);
-		expect(harness.runs).toHaveLength(5);
+		// Recording 'a' again dropped 'b'.
+		expect((await postSigned(harness, payoutEvent({ id: 'b' }))).json).toEqual({ message: 'Workflow was started' });
+		expect((await postSigned(harness, payoutEvent({ id: 'c' }))).json).toEqual({ message: 'Workflow was started' });
+		expect(harness.runs).toHaveLength(7);
 	});
 
-	test('the default window keeps the last 1,000 keys', async () => {
+	test('the default window is 1,000 events', async () => {
 		expect(DEFAULT_DEDUPE_WINDOW).toBe(1000);
 		const harness = await trigger();
-		// Fill the stored window as n8n would have persisted it, then deliver one more event.
-		const staticData = harness.staticData();
-		staticData.recentEventKeys = Array.from({ length: 1000 }, (_, i) =>
-			eventKey('payout.transfer.success', { id: `old_${i}`, status: 'success' }),
-		);
-		await postSigned(harness, payoutEvent({ id: 'new' }));
-		const keys = recentKeys(staticData);
-		expect(keys).toHaveLength(1000);
-		expect(keys[0]).toBe(eventKey('payout.transfer.success', { id: 'old_1', status: 'success' }));
-		expect(keys.at(-1)).toBe(eventKey('payout.transfer.success', { id: 'new', status: 'success' }));
-		expect((await postSigned(harness, payoutEvent({ id: 'old_0' }))).json).toEqual({ message: 'Workflow was started' });
+		for (let n = 0; n <= 1000; n++) await postSigned(harness, payoutEvent({ id: `old_${n}` }));
 		expect((await postSigned(harness, payoutEvent({ id: 'old_5' }))).json).toEqual(DUPLICATE);
+		expect((await postSigned(harness, payoutEvent({ id: 'old_0' }))).json).toEqual({ message: 'Workflow was started' });
 	});
 
 	test('a window of 0 turns de-duplication off', async () => {
@@ -172,16 +181,20 @@ describe('de-duplication', () => {
 		await postSigned(harness, payoutEvent());
 		await postSigned(harness, payoutEvent());
 		expect(harness.runs).toHaveLength(2);
-		expect(recentKeys(harness.staticData())).toEqual([]);
 	});
 
-	test('the keys live in the workflow static data of the node, marked as changed for n8n to save', async () => {
+	test('two triggers (workflows) keep their own keys: an event repeated to another workflow runs there', async () => {
+		const first = await trigger();
+		const second = await trigger();
+		await postSigned(first, payoutEvent());
+		await postSigned(second, payoutEvent());
+		expect([first.runs.length, second.runs.length]).toEqual([1, 1]);
+	});
+
+	test('nothing is written to the workflow static data (n8n does not save it for a webhook that starts a run)', async () => {
 		const harness = await trigger();
 		await postSigned(harness, payoutEvent());
-		expect(harness.workflow.staticData.__dataChanged).toBe(true);
-		expect(harness.workflow.staticData['node:Wallet Payments Trigger']).toEqual({
-			recentEventKeys: [eventKey('payout.transfer.success', { id: 'tx_001', status: 'success' })],
-		});
+		expect(harness.workflow.staticData.__dataChanged).toBe(false);
 	});
 });
 
@@ -189,7 +202,7 @@ describe('the output item', () => {
 	test('is { event, data } by default, one item per request', async () => {
 		const harness = await trigger();
 		await postSigned(harness, payoutEvent());
-		expect(harness.runs).toEqual([[[{ json: payoutEvent() }]]]);
+		expect(harness.runs).toEqual([[[{ json: outputFor(payoutEvent()) }]]]);
 	});
 
 	test('Include Headers adds the request headers without the signature header', async () => {

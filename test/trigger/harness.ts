@@ -168,7 +168,8 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 	const nodeName = options.nodeName ?? 'Wallet Payments Trigger';
 	const webhookId = randomUUID();
 	const node: INode = {
-		id: 'trigger-node',
+		// Its own ID per harness: the trigger's claim table is kept per workflow and node.
+		id: `trigger-node-${randomUUID()}`,
 		name: nodeName,
 		type: typeName,
 		typeVersion: 1,

@@ -6,7 +6,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { startSandbox, type ControlResult, type Sandbox } from '../sandbox';
 import type { TriggerHarness } from './harness';
-import { closeHarnesses, emitted, expectNothingSecret, startTrigger } from './support';
+import { closeHarnesses, emitted, expectNothingSecret, outputFor, startTrigger } from './support';
 
 const SANDBOX_SECRET = 'whsec_sandbox';
 let sandbox: Sandbox;
@@ -89,7 +89,7 @@ function expectDeliveredAndEmitted(result: ControlResult, event: string): IDataO
 		{ url: harness.url, attempt: 1, status: 200 },
 	]);
 	const sent = JSON.parse(result.deliveries[0].body) as IDataObject;
-	expect(emitted(harness)).toEqual([{ event, data: sent.data }]);
+	expect(emitted(harness)).toEqual([outputFor({ event, data: sent.data })]);
 	expect(sent.data).toEqual(JSON.parse(JSON.stringify(result.data)));
 	return sent.data as IDataObject;
 }
@@ -176,8 +176,8 @@ describe('each sandbox control reaches the trigger', () => {
 		expect(credit.event).toBe('virtualcard.transaction.credit');
 		expect(debit.event).toBe('virtualcard.transaction.debit');
 		expect(emitted(harness)).toEqual([
-			{ event: 'virtualcard.transaction.credit', data: JSON.parse(credit.deliveries[0].body).data },
-			{ event: 'virtualcard.transaction.debit', data: JSON.parse(debit.deliveries[0].body).data },
+			outputFor({ event: 'virtualcard.transaction.credit', data: JSON.parse(credit.deliveries[0].body).data }),
+			outputFor({ event: 'virtualcard.transaction.debit', data: JSON.parse(debit.deliveries[0].body).data }),
 		]);
 		expect(emitted(harness).map((item) => item.data)).toMatchObject([
 			{ id: topUp.id, cardId, status: 'success', amount: 20 },

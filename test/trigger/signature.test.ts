@@ -9,6 +9,7 @@ import {
 	emitted,
 	expectNothingSecret,
 	HEADER,
+	outputFor,
 	payoutEvent,
 	postSigned,
 	SECRET,
@@ -46,7 +47,7 @@ describe('valid signatures start one run', () => {
 		const event = payoutEvent();
 		const answer = await postSigned(harness, event);
 		expectStarted(answer);
-		expect(harness.runs[0]).toEqual([[{ json: event }]]);
+		expect(harness.runs[0]).toEqual([[{ json: outputFor(event) }]]);
 	});
 
 	test('HMAC-SHA512 over the re-serialised JSON while the raw bytes are spaced differently', async () => {
@@ -55,14 +56,14 @@ describe('valid signatures start one run', () => {
 		// The provider's sample signs JSON.stringify(parsedBody), not the bytes on the wire.
 		const answer = await harness.post(raw, { [HEADER]: sign(JSON.stringify(event)) });
 		expectStarted(answer);
-		expect(emitted(harness)).toEqual([event]);
+		expect(emitted(harness)).toEqual([outputFor(event)]);
 	});
 
 	test('raw bytes whose parse differs from the signed JSON only by spacing, signed over the raw bytes', async () => {
 		const raw = '{ "event" : "payout.transfer.success", "data" : { "id" : "tx_9", "status" : "success" } }';
 		const answer = await harness.post(raw, { [HEADER]: sign(raw) });
 		expectStarted(answer);
-		expect(emitted(harness)).toEqual([{ event: 'payout.transfer.success', data: { id: 'tx_9', status: 'success' } }]);
+		expect(emitted(harness)).toEqual([outputFor({ event: 'payout.transfer.success', data: { id: 'tx_9', status: 'success' } })]);
 	});
 
 	test('upper-case hex and an optional "sha512=" prefix are accepted', async () => {
@@ -79,7 +80,7 @@ describe('valid signatures start one run', () => {
 		expect(raw.length).toBeGreaterThan(5 * 1024 * 1024);
 		const answer = await harness.post(raw, { [HEADER]: sign(raw) });
 		expectStarted(answer);
-		expect(emitted(harness)[0]).toEqual(event);
+		expect(emitted(harness)[0]).toEqual(outputFor(event));
 	});
 });
 

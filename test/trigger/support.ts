@@ -86,6 +86,17 @@ export function expectNothingSecret(harness: TriggerHarness, options: { digestsA
 	if (!options.digestsAllowedInRuns) expect(runs).not.toMatch(/[0-9a-f]{64}/i);
 }
 
+/**
+ * The trigger's output item for an event: the event, its data, and its key (name, data.id,
+ * data.status), or null when the data has no id.
+ */
+export function outputFor(event: IDataObject): IDataObject {
+	const data = event.data as IDataObject;
+	const hasId = (typeof data.id === 'string' && data.id !== '') || typeof data.id === 'number';
+	const status = typeof data.status === 'string' || typeof data.status === 'number' ? String(data.status) : null;
+	return { ...event, eventKey: hasId ? JSON.stringify([event.event, String(data.id), status]) : null };
+}
+
 /** The output items' JSON of every run, flattened. */
 export function emitted(harness: TriggerHarness): IDataObject[] {
 	return harness.runs.flatMap((run) => run.flatMap((items) => items.map((item) => item.json)));

@@ -15,6 +15,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { processedStore } from '../../shared/processedStore';
 import { derivedKey, optionalKey, referenceFromKey } from '../helpers/idempotency';
 import { optionalText } from '../helpers/validation';
 import { outcomeOf } from '../transport/errors';
@@ -52,46 +53,22 @@ export interface PreparedItem {
 
 /** How many keys each node remembers (n8n drops the oldest beyond this). Two per item. */
 export const KEYS_REMEMBERED = 10000;
-const STORE = { mode: 'entries', maxEntries: KEYS_REMEMBERED } as const;
 const acceptedMarker = (key: string) => `${key}#accepted`;
 
-// n8n's store reads, changes and writes one row per node. Its calls are queued so that two
-// executions in this process cannot interleave and both find a key new.
-let queue: Promise<unknown> = Promise.resolve();
-function oneAtATime<T>(task: () => Promise<T>): Promise<T> {
-	const run = queue.then(task, task);
-	queue = run.catch(() => undefined);
-	return run;
-}
-
-function store(context: IExecuteFunctions) {
-	const { checkProcessedAndRecord, removeProcessed } = context.helpers;
-	if (typeof checkProcessedAndRecord !== 'function' || typeof removeProcessed !== 'function') {
-		throw new NodeOperationError(
-			context.getNode(),
-			'This n8n has no de-duplication store, so nothing was sent: this operation needs it to never send an item twice',
-			{ description: 'Update n8n (the store comes with the Remove Duplicates node, n8n 1.70 and later).' },
-		);
-	}
-	if (!context.getWorkflow().id) {
-		throw new NodeOperationError(context.getNode(), 'Save the workflow first: nothing was sent', {
-			description: 'n8n remembers which items were sent per saved workflow, so that no re-run sends them twice; an unsaved workflow has no place to remember them.',
-		});
-	}
-		const record = async (values: string[]) =>
-		await checkProcessedAndRecord.call(context.helpers, values, 'node', STORE);
-	const remove = async (values: string[]) => await removeProcessed.call(context.helpers, values, 'node', STORE);
+/** The item keys of this node in n8n's store, with what an earlier send of each saw. */
+function keyStore(context: IExecuteFunctions) {
+	const store = processedStore(context, KEYS_REMEMBERED);
 	return {
 		/** Records the key; true when it was new. */
-		claim: async (key: string) => await oneAtATime(async () => (await record([key])).new.length === 1),
-		release: async (key: string) => await oneAtATime(async () => await remove([key, acceptedMarker(key)])),
-		markAccepted: async (key: string) => await oneAtATime(async () => await record([acceptedMarker(key)])),
-		forgetOutcome: async (key: string) => await oneAtATime(async () => await remove([acceptedMarker(key)])),
-		/** What an earlier run saw for a recorded key. */
+		claim: async (key: string) => (await store.record([key])).length === 0,
+		release: async (key: string) => await store.remove([key, acceptedMarker(key)]),
+		markAccepted: async (key: string) => await store.record([acceptedMarker(key)]),
+		forgetOutcome: async (key: string) => await store.remove([acceptedMarker(key)]),
+		/** What an earlier run saw for a recorded key: an answer with success, or no clear answer. */
 		earlierOutcome: async (key: string) =>
-			await oneAtATime(async () => {
-				if ((await record([acceptedMarker(key)])).processed.length === 1) return 'accepted' as const;
-				await remove([acceptedMarker(key)]);
+			await store.atomically(async () => {
+				if ((await store.record([acceptedMarker(key)])).length === 1) return 'accepted' as const;
+				await store.remove([acceptedMarker(key)]);
 				return 'unknown' as const;
 			}),
 	};
@@ -147,7 +124,7 @@ async function existingRecord(context: IExecuteFunctions, item: PreparedItem): P
 	}
 }
 
-type KeyStore = ReturnType<typeof store>;
+type KeyStore = ReturnType<typeof keyStore>;
 
 /**
  * A failed send: refused as already submitted (an earlier run did it) gives an output; a clear
@@ -175,7 +152,7 @@ async function afterFailure(context: IExecuteFunctions, keys: KeyStore, item: Pr
 
 /** Sends one prepared item at most once; returns its output. */
 export async function sendItem(context: IExecuteFunctions, item: PreparedItem): Promise<IDataObject> {
-	const keys = store(context);
+	const keys = keyStore(context);
 	const isNew = await keys.claim(item.key);
 	if (!isNew && !item.allowResend) {
 		const outcome = await keys.earlierOutcome(item.key);

@@ -37,6 +37,14 @@ function startNodeNames(context: IExecuteFunctions): string[] {
 }
 
 /**
+ * What identifies a start node's item: the event key where the Wallet Payments Trigger gives one
+ * (two deliveries of one event can differ in their headers), else the whole item.
+ */
+function identity(item: { json: IDataObject }): unknown {
+	return typeof item.json.eventKey === 'string' ? { eventKey: item.json.eventKey } : item.json;
+}
+
+/**
  * What started this run, as a fingerprint of the start nodes' output: the event a trigger
  * received, a schedule's time, the rows a sub-workflow was called with. It is the same when n8n
  * retries the execution (the trigger's output is carried over), when the editor runs the node
@@ -48,9 +56,9 @@ export function runOrigin(context: IExecuteFunctions): string {
 	for (const name of startNodeNames(context)) {
 		try {
 			const proxy = context.getWorkflowDataProxy(0);
-			const items = (proxy.$(name) as { all: () => Array<{ json: unknown }> }).all();
+			const items = (proxy.$(name) as { all: () => Array<{ json: IDataObject }> }).all();
 			// A start node that gave nothing did not start this run (the other trigger of two).
-			if (items.length > 0) parts.push(`${name}:${canonicalJson(items.map((item) => item.json))}`);
+			if (items.length > 0) parts.push(`${name}:${canonicalJson(items.map(identity))}`);
 		} catch {
 			// That node did not run in this execution.
 		}

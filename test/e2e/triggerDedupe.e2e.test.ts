@@ -1,0 +1,228 @@
+/**
+ * The Wallet Payments Trigger's de-duplication inside a real n8n (`n8n start`, SQLite, the
+ * package installed from its tarball, an active workflow), with correctly signed deliveries to
+ * the production URL: sequential copies of several distinct events, many events each sent
+ * several times at the same moment, and the same events again after n8n restarts. Behind the
+ * trigger a payout is made for each event, so the money moved is counted too. One line per case:
+ *
+ *   trigger-dedupe[<case>]: <executions> executions for <events> events
+ */
+import { randomUUID } from 'crypto';
+
+import { signBody } from '../sandbox';
+import { describeE2E, startStack, stopStack, type Stack } from './support/e2e';
+import { CREDENTIAL_ID, CREDENTIAL_NAME, WALLET_TRIGGER_TYPE, type NodeRun } from './support/n8n';
+import { graph, node, walletNode } from './support/workflow';
+
+const WORKFLOW_ID = 'WalletE2eDedupe1';
+const WEBHOOK_ID = randomUUID();
+const SECRET = 'whsec_trigger_dedupe';
+const HEADER = 'x-wallet-signature';
+
+interface ApiExecution {
+	id: string;
+	status: string;
+	data?: { resultData: { runData: Record<string, NodeRun[]> } };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describeE2E('Wallet Payments Trigger de-duplication in n8n (sequential, concurrent, across a restart)', () => {
+	let stack: Stack | undefined;
+	const lines: string[] = [];
+	let url = '';
+	let eventCounter = 0;
+
+	interface Sent {
+		body: string;
+		eventId: string;
+		beneficiaryId: string;
+	}
+
+	async function api<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T> {
+		const { sandbox } = stack!;
+		const response = await fetch(`${sandbox.url}${path}`, {
+			method,
+			headers: { authorization: `Bearer ${sandbox.apiKey}`, 'content-type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const parsed = (await response.json()) as { data: T };
+		if (response.status !== 200) throw new Error(`${method} ${path} → ${response.status}: ${JSON.stringify(parsed)}`);
+		return parsed.data;
+	}
+
+	/** A distinct event whose workflow pays one payee (a fresh beneficiary). */
+	async function newEvent(): Promise<Sent> {
+		const n = ++eventCounter;
+		const beneficiary = await api<{ id: string }>('POST', '/api/v2/beneficiaries', {
+			country: 'KE',
+			currency: 'KES',
+			customerEmail: `payee${n}@example.com`,
+			destination: { type: 'MOBILEMONEY', network: 'MPESA', accountName: `Payee ${n}`, accountNumber: '254712345678' },
+		});
+		const eventId = `evt-${n}-${randomUUID()}`;
+		const body = JSON.stringify({
+			event: 'payroll.payee.approved',
+			data: { id: eventId, status: 'approved', beneficiaryId: beneficiary.id, amount: 1000 + n, email: `payee${n}@example.com` },
+		});
+		return { body, eventId, beneficiaryId: beneficiary.id };
+	}
+
+	async function deliver(sent: Sent): Promise<number> {
+		const response = await fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', [HEADER]: signBody(sent.body, SECRET, 'sha512') },
+			body: sent.body,
+		});
+		await response.text();
+		return response.status;
+	}
+
+	async function executions(): Promise<ApiExecution[]> {
+		const all: ApiExecution[] = [];
+		let cursor: string | undefined;
+		do {
+			const response = await stack!.n8n.publicApi<{ data: ApiExecution[]; nextCursor?: string | null }>(
+				'GET',
+				`/executions?workflowId=${WORKFLOW_ID}&includeData=true&limit=250${cursor ? `&cursor=${cursor}` : ''}`,
+			);
+			if (response.status !== 200) throw new Error(`GET /api/v1/executions → ${response.status}: ${JSON.stringify(response.body)}`);
+			all.push(...response.body.data);
+			cursor = response.body.nextCursor ?? undefined;
+		} while (cursor);
+		return all.sort((a, b) => Number(a.id) - Number(b.id));
+	}
+
+	/** Waits until no execution is running and the count stops growing for a moment. */
+	async function settled(atLeast: number, timeoutMs = 60000): Promise<ApiExecution[]> {
+		const deadline = Date.now() + timeoutMs;
+		let last: ApiExecution[] = [];
+		let stableSince = 0;
+		while (Date.now() < deadline) {
+			const now = await executions();
+			const finished = now.every((e) => e.status !== 'running' && e.status !== 'new');
+			if (finished && now.length >= atLeast && now.length === last.length) {
+				if (Date.now() - stableSince > 1500) return now;
+			} else stableSince = Date.now();
+			last = now;
+			await sleep(300);
+		}
+		throw new Error(`Executions did not settle: ${JSON.stringify(last.map((e) => [e.id, e.status]))}`);
+	}
+
+	/** The event IDs an execution's trigger let through to the rest of the workflow. */
+	const passedEvents = (execution: ApiExecution) =>
+		(execution.data?.resultData.runData['Wallet Payments Trigger']?.[0]?.data?.main[0] ?? []).map(
+			(item) => (item.json.data as { id: string }).id,
+		);
+	const paidTo = (beneficiaryId: string) =>
+		stack!.sandbox.state.transactions.filter((tx) => tx.kind === 'payout' && tx.beneficiaryId === beneficiaryId).length;
+
+	/** Executions started and items let through since `before`, per event. */
+	async function count(before: number, events: Sent[], expectedExecutions: number) {
+		const all = await settled(before + expectedExecutions);
+		const fresh = all.slice(before);
+		expect(fresh.every((e) => e.status === 'success')).toBe(true);
+		const passed = fresh.flatMap(passedEvents);
+		return {
+			executions: fresh.length,
+			passed,
+			perEvent: events.map((event) => passed.filter((id) => id === event.eventId).length),
+			payouts: events.map((event) => paidTo(event.beneficiaryId)),
+		};
+	}
+
+	beforeAll(async () => {
+		stack = await startStack({ webhook: { secret: SECRET, header: HEADER, algorithm: 'sha512', retryDelaysMs: [] } });
+		const { n8n } = stack;
+		url = `${n8n.baseUrl}/webhook/${WEBHOOK_ID}/webhook`;
+		const trigger = node(
+			'Wallet Payments Trigger',
+			WALLET_TRIGGER_TYPE,
+			1,
+			{ events: ['*'], verifySignature: true, signatureHeader: HEADER, signatureAlgorithm: 'sha512', options: {} },
+			{ webhookId: WEBHOOK_ID, credentials: { walletPaymentsApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } } },
+		);
+		const pay = walletNode('Pay', 'payout', 'initiate', {
+			sourceWalletCurrency: 'USD',
+			amount: '={{ $json.data.amount }}',
+			customerEmail: '={{ $json.data.email }}',
+			description: 'Approved payee',
+			beneficiaryMode: 'id',
+			beneficiaryId: { __rl: true, mode: 'id', value: '={{ $json.data.beneficiaryId }}' },
+		});
+		await n8n.importWorkflows([
+			graph(WORKFLOW_ID, 'E2E trigger de-duplication', [trigger, pay], [['Wallet Payments Trigger', 'Pay']]),
+		]);
+		await n8n.publishWorkflow(WORKFLOW_ID);
+		await n8n.start();
+		const deadline = Date.now() + 20000;
+		while ((await fetch(url, { method: 'POST', body: '{}' })).status === 404) {
+			if (Date.now() > deadline) throw new Error(`The production webhook stayed 404:\n${n8n.log}`);
+			await sleep(250);
+		}
+	});
+
+	afterAll(async () => {
+		if (lines.length > 0) process.stdout.write(`\n${lines.join('\n')}\n`);
+		await stopStack(stack);
+	});
+
+	let round2: Sent[] = [];
+
+	test('5 copies of each of 3 distinct events, one after another: one execution per event', async () => {
+		const events = [await newEvent(), await newEvent(), await newEvent()];
+		for (const event of events) {
+			for (let copy = 0; copy < 5; copy++) expect(await deliver(event)).toBe(200);
+		}
+		const result = await count(0, events, 3);
+		lines.push(`trigger-dedupe[3 events × 5 copies, one after another]: ${result.executions} executions for ${events.length} events`);
+		expect(result.executions).toBe(3);
+		expect(result.perEvent).toEqual([1, 1, 1]);
+		expect(result.payouts).toEqual([1, 1, 1]);
+	});
+
+	test('20 events × 5 copies sent at the same moment: one execution per event', async () => {
+		const before = (await executions()).length;
+		round2 = [];
+		for (let i = 0; i < 20; i++) round2.push(await newEvent());
+		const deliveries = round2.flatMap((event) => Array.from({ length: 5 }, () => event));
+		const statuses = await Promise.all(deliveries.map(deliver));
+		expect(statuses.every((status) => status === 200)).toBe(true);
+		const result = await count(before, round2, 20);
+		lines.push(`trigger-dedupe[20 events × 5 copies at the same moment]: ${result.executions} executions for ${round2.length} events`);
+		expect(result.executions).toBe(20);
+		expect(result.perEvent).toEqual(round2.map(() => 1));
+		expect(result.payouts).toEqual(round2.map(() => 1));
+	});
+
+	test('after n8n restarts, the same 20 events × 5 at once: nothing goes past the trigger, nothing is paid again', async () => {
+		const { n8n } = stack!;
+		await n8n.stop();
+		await n8n.start();
+		while ((await fetch(url, { method: 'POST', body: '{}' })).status === 404) await sleep(250);
+		const before = (await executions()).length;
+
+		const deliveries = round2.flatMap((event) => Array.from({ length: 5 }, () => event));
+		const statuses = await Promise.all(deliveries.map(deliver));
+		expect(statuses.every((status) => status === 200)).toBe(true);
+		const result = await count(before, round2, 20);
+		lines.push(
+			`trigger-dedupe[the same 20 events × 5 at once, after a restart]: ${result.executions} executions for 0 new events ` +
+				`(${result.passed.length} went past the trigger; payouts per event still ${Math.max(...result.payouts)})`,
+		);
+		// The in-process layer starts with an empty table: one run per event starts, and n8n's
+		// database stops each at the trigger.
+		expect(result.executions).toBe(20);
+		expect(result.passed).toEqual([]);
+		expect(result.payouts).toEqual(round2.map(() => 1));
+
+		// And once more, now that this process has seen them: no execution at all.
+		const again = (await executions()).length;
+		for (const event of round2.slice(0, 5)) expect(await deliver(event)).toBe(200);
+		await sleep(1500);
+		const later = await count(again, round2, 0);
+		lines.push(`trigger-dedupe[5 of them again, same process]: ${later.executions} executions for 0 new events`);
+		expect(later.executions).toBe(0);
+	});
+});
