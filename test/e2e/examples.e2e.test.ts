@@ -352,6 +352,7 @@ describeE2E('example workflows in n8n', () => {
 					amount,
 					fees: expect.any(String),
 					line: `Payout ${payout.reference} of ${amount} was paid.`,
+					eventKey: JSON.stringify(['payout.transfer.success', payout.id, 'success']),
 				});
 			}
 			expect(failedLines).toEqual([
@@ -362,8 +363,30 @@ describeE2E('example workflows in n8n', () => {
 					amount: (failed.centAmount / 100).toFixed(2),
 					reason: 'Mobile money account closed',
 					line: `Payout ${failed.reference} of ${(failed.centAmount / 100).toFixed(2)} FAILED: Mobile money account closed. The wallet was refunded.`,
+					eventKey: JSON.stringify(['payout.transfer.failed', failed.id, 'failed']),
 				},
 			]);
+
+			// The provider delivers again (at least once): the same signed bodies, three times each,
+			// at the same moment. No report line is made twice.
+			const delivered = sandbox.deliveries.filter((d) => d.url === url && d.status === 200);
+			const repeats = await Promise.all(
+				delivered.flatMap((d) =>
+					[1, 2, 3].map(async () => {
+						const response = await fetch(url, {
+							method: 'POST',
+							headers: { 'content-type': 'application/json', 'x-wallet-signature': d.signature },
+							body: d.body,
+						});
+						return response.status;
+					}),
+				),
+			);
+			expect(repeats.every((status) => status === 200)).toBe(true);
+			await sleep(1500);
+			const after = await waitForExecutions(REPORT, payouts.length);
+			const lines = after.filter((r) => ran(r, 'Report: Paid') || ran(r, 'Report: Failed'));
+			expect(lines).toHaveLength(payouts.length);
 		});
 
 		it('freezes a card after a declined or large debit, and leaves it alone after a small debit (card-freeze-rule.json)', async () => {
