@@ -307,6 +307,18 @@ test('Beneficiary → Create run again outputs the beneficiary the first run cre
 	expect(fixture.sandbox.state.beneficiaries).toHaveLength(3);
 });
 
+test('two deliveries of one trigger event (same eventKey, other headers) are one run: nothing is paid twice', async () => {
+	const { parameters, rows } = await cases['Payout → Initiate'].setup(fixture);
+	const event = { event: 'payroll.ready', data: { id: 'evt-9' }, eventKey: '["payroll.ready","evt-9",null]' };
+	expect((await fixture.run(parameters, { items: rows, trigger: { ...event, headers: { 'x-request-id': 'a' } } })).error).toBeUndefined();
+	const again = await fixture.run(parameters, { items: rows, trigger: { ...event, headers: { 'x-request-id': 'b' } } });
+	expect(outputs(again).map((json) => json.alreadySubmitted)).toEqual([true, true, true]);
+	// Another event with the same rows is another run.
+	const next = await fixture.run(parameters, { items: rows, trigger: { ...event, eventKey: '["payroll.ready","evt-10",null]' } });
+	expect(outputs(next).some((json) => json.alreadySubmitted)).toBe(false);
+	expect(payouts(fixture)).toBe(6);
+});
+
 describe('pre-flight: every item is checked before the first request', () => {
 	test('a bad row 3 stops the run before row 1 is paid', async () => {
 		const { parameters, rows } = await cases['Payout → Initiate'].setup(fixture);
