@@ -1,29 +1,39 @@
 /**
- * Exactly-once money movement inside a real n8n, driven the way a user drives it: production
- * webhooks and the Wallet Payments Trigger under `n8n start`, Retry execution through n8n's own
- * REST API (`POST /rest/executions/<id>/retry`, with the original and with the saved workflow),
- * Retry On Fail, Continue On Fail, manual runs and "Execute step" (`POST /rest/workflows/<id>/run`)
- * on pinned data, and schedule runs. The sandbox counts the payouts it accepted, per payee. The
- * whole suite runs twice: with a service that refuses reused references and with a lenient one
- * that accepts them; the counts must be the same. One line per path:
+ * Exactly-once for every operation that moves money or bills someone (support/moneyOperations.ts:
+ * Payout → Initiate, Initiate (Legacy) and Finalize (Legacy), Swap → Finalize, Collection →
+ * Initialize, Card → Create, Top Up and Withdraw) inside a real n8n, driven the way a user drives
+ * it: production webhooks and the Wallet Payments Trigger under `n8n start`, Retry execution
+ * through n8n's own REST API (`POST /rest/executions/<id>/retry`, with the original and with the
+ * saved workflow), Retry On Fail, Continue On Fail, manual runs and "Execute step"
+ * (`POST /rest/workflows/<id>/run`) on pinned data, and schedule runs. The sandbox counts what it
+ * accepted, per row (payee, transaction, quote, payer, card user, card). Every path runs twice:
+ * with a service that refuses reused references and with a lenient one that accepts them; the
+ * counts must be the same. One line per path:
  *
  *   exactly-once[<path>]: <sent> sent for <intended> intended
+ *
+ * The scenarios are written once over the table of operations; the workflows of all of them are
+ * imported in one go and published through the public API after `n8n start`.
  */
 import { randomUUID } from 'crypto';
 
 import { signBody, type ReferenceMode } from '../sandbox';
 import { describeE2E, startStack, stopStack, type Stack } from './support/e2e';
+import { MONEY_OPERATIONS, type MoneyOperation, type OperationEnv, type Row } from './support/moneyOperations';
 import { CREDENTIAL_ID, CREDENTIAL_NAME, WALLET_TRIGGER_TYPE, type NodeRun, type WorkflowJson } from './support/n8n';
 import { graph, node, walletNode, type WorkflowNode } from './support/workflow';
 
-const UNKNOWN_BENEFICIARY = '0e0e0e0e-0000-4000-8000-000000000000';
 const WEBHOOK_SECRET = 'whsec_exactly_once';
 const SIGNATURE_HEADER = 'x-wallet-signature';
-const CALLBACK_URL = 'https://n8n.example.com/webhook/wallet-events';
 const MODES: ReferenceMode[] = ['unique', 'lenient'];
-const OPERATIONS = ['initiate', 'initiateLegacy'] as const;
-type PayOperation = (typeof OPERATIONS)[number];
-const LABEL: Record<PayOperation, string> = { initiate: 'Initiate', initiateLegacy: 'Initiate (Legacy)' };
+/** Payout → Initiate and Initiate (Legacy); only they also run the "503 before it was paid" path. */
+const PAYOUTS = MONEY_OPERATIONS.filter((op) => op.resource === 'payout' && op.operation.startsWith('initiate'));
+const OTHERS = MONEY_OPERATIONS.filter((op) => !PAYOUTS.includes(op));
+const INITIATE = PAYOUTS.find((op) => op.operation === 'initiate')!;
+/** test.each rows: the label (for the title) and the operation. */
+const each = (ops: MoneyOperation[]) => ops.map((op) => [op.label, op] as [string, MoneyOperation]);
+
+type Scenario = 'Retry' | 'OnFail' | 'Before' | 'Cof' | 'Event' | 'Editor';
 
 interface ApiExecution {
 	id: string;
@@ -33,77 +43,74 @@ interface ApiExecution {
 	data?: { resultData: { runData: Record<string, NodeRun[]> } };
 }
 
-interface Payee {
-	beneficiaryId: string;
-	amount: number;
-	email: string;
-	invoice: string;
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A 16-character workflow ID for this scenario, operation and mode. */
-function workflowId(scenario: string, operation: PayOperation, mode: ReferenceMode): string {
-	return `Xo${scenario}${operation === 'initiate' ? 'I' : 'L'}${mode === 'unique' ? 'U' : 'L'}`.padEnd(16, '0');
+function workflowId(scenario: Scenario, op: MoneyOperation, mode?: ReferenceMode): string {
+	return `Xo${scenario}${op.code}${mode === 'unique' ? 'U' : mode === 'lenient' ? 'L' : ''}`.padEnd(16, '0');
 }
 
-/** The paying node: Payout → Initiate or Initiate (Legacy), one payee per item. */
-function payNode(operation: PayOperation, extra: Partial<WorkflowNode> & { parameters?: Record<string, unknown> } = {}): WorkflowNode {
+const webhookPath = (scenario: Scenario, op: MoneyOperation, mode: ReferenceMode) =>
+	`${scenario.toLowerCase()}-${op.resource}-${op.operation}-${mode}`.toLowerCase();
+
+/** `<label>, references <mode>` as the lines name an operation (without a mode: the label). */
+const named = (op: MoneyOperation, mode?: ReferenceMode) => (mode ? `${op.label}, references ${mode}` : op.label);
+
+/** The operation's node, one row per item, reading the row's field through an expression. */
+function payNode(op: MoneyOperation, extra: Partial<WorkflowNode> & { parameters?: Record<string, unknown> } = {}): WorkflowNode {
 	const { parameters = {}, ...settings } = extra;
-	const common = {
-		sourceWalletCurrency: 'USD',
-		amount: '={{ $json.amount }}',
-		customerEmail: '={{ $json.email }}',
-		description: 'Payroll',
-		beneficiaryId: { __rl: true, mode: 'id', value: '={{ $json.beneficiaryId }}' },
-	};
-	const specific = operation === 'initiate' ? { beneficiaryMode: 'id' } : { callbackUrl: CALLBACK_URL };
-	return { ...walletNode('Pay', 'payout', operation, { ...common, ...specific, ...parameters }), ...settings };
+	const own = op.parameters(`={{ $json.${op.field} }}`);
+	return { ...walletNode('Pay', op.resource, op.operation, { ...own, ...parameters }), ...settings };
 }
 
-const splitOut = (field: string) => node('One Item per Payee', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: field, options: {} });
+/** The saved workflow fixed: the bad value of item 3 mapped to the good one. */
+const fixedParameters = (op: MoneyOperation, good: unknown) =>
+	op.parameters(`={{ $json.${op.field} === '${op.bad}' ? '${String(good)}' : $json.${op.field} }}`);
+
+const splitOut = (field: string) => node('One Item per Row', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: field, options: {} });
 
 function webhookWorkflow(id: string, path: string, pay: WorkflowNode): WorkflowJson {
-	const webhook = node('Payroll Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} }, { webhookId: randomUUID() });
-	return graph(id, `Exactly once ${id}`, [webhook, splitOut('body.payees'), pay], [
-		['Payroll Webhook', 'One Item per Payee'],
-		['One Item per Payee', 'Pay'],
+	const webhook = node('Rows Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} }, { webhookId: randomUUID() });
+	return graph(id, `Exactly once ${id}`, [webhook, splitOut('body.rows'), pay], [
+		['Rows Webhook', 'One Item per Row'],
+		['One Item per Row', 'Pay'],
 	]);
 }
 
-const EDITOR_WORKFLOW = 'XoEditorPinned00';
+function eventWorkflow(id: string, pay: WorkflowNode): WorkflowJson {
+	const trigger = node(
+		'Wallet Payments Trigger',
+		WALLET_TRIGGER_TYPE,
+		1,
+		// De-duplication off in the trigger, so that a repeated event really starts two executions.
+		{ events: ['*'], verifySignature: true, signatureHeader: SIGNATURE_HEADER, signatureAlgorithm: 'sha512', options: { dedupeWindow: 0 } },
+		{ webhookId: randomUUID(), credentials: { walletPaymentsApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } } },
+	);
+	return graph(id, `Exactly once events ${id}`, [trigger, splitOut('data.rows'), pay], [
+		['Wallet Payments Trigger', 'One Item per Row'],
+		['One Item per Row', 'Pay'],
+	]);
+}
+
 const MANUAL_TRIGGER = 'When clicking ‘Execute workflow’';
 
-/** Manual and Schedule triggers → the payees, pinned as a user pins a sheet's rows → Pay. */
-function editorWorkflow(payees: Payee[]): WorkflowJson {
+/** Manual and Schedule triggers → the rows (pinned in the test, as a user pins a sheet's rows) → Pay. */
+function editorWorkflow(id: string, op: MoneyOperation): WorkflowJson {
 	const manual = node(MANUAL_TRIGGER, 'n8n-nodes-base.manualTrigger', 1, {});
 	const schedule = node('Every Month', 'n8n-nodes-base.scheduleTrigger', 1.2, { rule: { interval: [{ field: 'months' }] } });
-	const rows = node('Payees', 'n8n-nodes-base.set', 3.4, { mode: 'raw', jsonOutput: '{"payees": []}', options: {} });
-	const workflow = graph(EDITOR_WORKFLOW, 'Exactly once in the editor', [manual, schedule, rows, splitOut('payees'), payNode('initiate')], [
-		[MANUAL_TRIGGER, 'Payees'],
-		['Every Month', 'Payees'],
-		['Payees', 'One Item per Payee'],
-		['One Item per Payee', 'Pay'],
+	const rows = node('Rows', 'n8n-nodes-base.set', 3.4, { mode: 'raw', jsonOutput: '{"rows": []}', options: {} });
+	return graph(id, `Exactly once in the editor ${id}`, [manual, schedule, rows, splitOut('rows'), payNode(op)], [
+		[MANUAL_TRIGGER, 'Rows'],
+		['Every Month', 'Rows'],
+		['Rows', 'One Item per Row'],
+		['One Item per Row', 'Pay'],
 	]);
-	return { ...workflow, pinData: { Payees: [{ json: { payees } }] } };
 }
 
 describeE2E('exactly-once money movement in n8n (`n8n start`, REST retries, manual runs)', () => {
 	let stack: Stack | undefined;
 	const lines: string[] = [];
-	let payeeCounter = 0;
-
-	/** Payouts the sandbox accepted for each payee's beneficiary. */
-	const paidTo = (beneficiaryId: string) =>
-		stack!.sandbox.state.transactions.filter((tx) => tx.kind === 'payout' && tx.beneficiaryId === beneficiaryId).length;
-
-	/** Counts the payouts for these payees, records the line, and checks exactly one each. */
-	function expectOncePerPayee(path: string, payees: string[], runsIntended = 1) {
-		const sent = payees.reduce((sum, id) => sum + paidTo(id), 0);
-		const intended = payees.length * runsIntended;
-		lines.push(`exactly-once[${path}]: ${sent} sent for ${intended} intended`);
-		expect(payees.map(paidTo)).toEqual(payees.map(() => runsIntended));
-	}
+	let counter = 0;
 
 	async function api<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T> {
 		const { sandbox } = stack!;
@@ -117,20 +124,42 @@ describeE2E('exactly-once money movement in n8n (`n8n start`, REST retries, manu
 		return parsed.data;
 	}
 
-	/** Three payees, each a fresh saved beneficiary in the sandbox. */
-	async function threePayees(): Promise<Payee[]> {
-		const payees: Payee[] = [];
-		for (let i = 0; i < 3; i++) {
-			const n = ++payeeCounter;
-			const beneficiary = await api<{ id: string }>('POST', '/api/v2/beneficiaries', {
-				country: 'KE',
-				currency: 'KES',
-				customerEmail: `payee${n}@example.com`,
-				destination: { type: 'MOBILEMONEY', network: 'MPESA', accountName: `Payee ${n}`, accountNumber: '254712345678' },
-			});
-			payees.push({ beneficiaryId: beneficiary.id, amount: 1000 + n, email: `payee${n}@example.com`, invoice: `INV-${n}` });
-		}
-		return payees;
+	const env: OperationEnv = {
+		get sandbox() {
+			return stack!.sandbox;
+		},
+		api,
+		next: () => ++counter,
+	};
+
+	/** Three fresh rows the service accepts, each with its own invoice number. */
+	const threeRows = async (op: MoneyOperation): Promise<Row[]> =>
+		(await op.rows(env)).map((row) => ({ ...row, invoice: `INV-${env.next()}` }));
+
+	/** The rows with item 3's field set to the value the service refuses. */
+	const withBadRow3 = (op: MoneyOperation, rows: Row[]) => [rows[0], rows[1], { ...rows[2], [op.field]: op.bad }];
+
+	/** What the service accepted for each row. */
+	const counts = (op: MoneyOperation, rows: Row[]) => rows.map((row) => op.count(stack!.sandbox.state, row));
+
+	/** Requests to the operation's endpoint that carried each row's value of `field`. */
+	const requests = (op: MoneyOperation, rows: Row[]) =>
+		rows.map(
+			(row) =>
+				stack!.sandbox.requests.filter(
+					(r) => r.method === 'POST' && r.path === op.path && (r.body as Row | undefined)?.[op.field] === row[op.field],
+				).length,
+		);
+
+	/**
+	 * Counts what the service accepted for these rows, records the line, and checks `runsIntended`
+	 * each. For what can be done only once, also that each row was sent `sent` times (default: once).
+	 */
+	function expectPerRow(path: string, op: MoneyOperation, rows: Row[], runsIntended = 1, sent?: number[]) {
+		const done = counts(op, rows);
+		lines.push(`exactly-once[${path}]: ${done.reduce((sum, n) => sum + n, 0)} sent for ${rows.length * runsIntended} intended`);
+		expect(done).toEqual(rows.map(() => runsIntended));
+		if (op.repeat !== 'again') expect(requests(op, rows)).toEqual(sent ?? rows.map(() => 1));
 	}
 
 	async function executions(id: string): Promise<ApiExecution[]> {
@@ -150,10 +179,26 @@ describeE2E('exactly-once money movement in n8n (`n8n start`, REST retries, manu
 		throw new Error(`Expected ${count} finished executions of ${id}, have ${JSON.stringify(last.map((e) => [e.id, e.status]))}`);
 	}
 
+	/** One execution, once it has finished. */
+	async function finished(executionId: string, timeoutMs = 30000): Promise<ApiExecution> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const found = await stack!.n8n.publicApi<ApiExecution>('GET', `/executions/${executionId}?includeData=true`);
+			if (found.status === 200 && found.body.status !== 'running' && found.body.status !== 'new') return found.body;
+			if (Date.now() > deadline) throw new Error(`Execution ${executionId} did not finish: ${JSON.stringify(found.body).slice(0, 500)}`);
+			await sleep(200);
+		}
+	}
+
 	async function postJson(url: string, body: string, headers: Record<string, string> = {}) {
 		const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+		await response.arrayBuffer();
 		return response.status;
 	}
+
+	const url = (path: string) => `${stack!.n8n.baseUrl}/webhook/${path}`;
+	const postRows = async (scenario: Scenario, op: MoneyOperation, mode: ReferenceMode, body: Record<string, unknown>) =>
+		await postJson(url(webhookPath(scenario, op, mode)), JSON.stringify(body));
 
 	/** n8n's "Retry" of a failed execution, as the executions list does it. */
 	async function retry(executionId: string, withSavedWorkflow: boolean) {
@@ -164,56 +209,40 @@ describeE2E('exactly-once money movement in n8n (`n8n start`, REST retries, manu
 		return response.body.data;
 	}
 
-	/** The Pay node's output items of an execution. */
-	const payOutput = (execution: ApiExecution) =>
-		(execution.data?.resultData.runData.Pay?.at(-1)?.data?.main[0] ?? []).map((item) => item.json);
+	/** The Pay node's last run in an execution: its output items, or its error. */
+	const payRun = (execution: ApiExecution) => execution.data?.resultData.runData.Pay?.at(-1);
+	const payOutput = (execution: ApiExecution) => (payRun(execution)?.data?.main[0] ?? []).map((item) => item.json);
 
 	const workflows: WorkflowJson[] = [];
-	let editorPayees: Payee[] = [];
-	const url = (path: string) => `${stack!.n8n.baseUrl}/webhook/${path}`;
+	/** Production webhook paths of the published workflows (those without are run in the editor). */
+	const published = new Map<string, string>();
+	const publish = (workflow: WorkflowJson, path: string) => {
+		workflows.push(workflow);
+		published.set(workflow.id, path);
+	};
+	/** A scenario's workflow started by a Webhook node at `webhookPath(scenario, op, mode)`. */
+	const viaWebhook = (scenario: Scenario, op: MoneyOperation, mode: ReferenceMode, pay: WorkflowNode) => {
+		const path = webhookPath(scenario, op, mode);
+		publish(webhookWorkflow(workflowId(scenario, op, mode), path, pay), path);
+	};
 
-	// Workflows of every scenario, for both modes, imported and published before `n8n start`.
+	// Workflows of every scenario, operation and mode, imported before `n8n start`, published after.
 	for (const mode of MODES) {
-		for (const operation of OPERATIONS) {
-			const tag = `${operation}-${mode}`;
-			workflows.push(webhookWorkflow(workflowId('Retry', operation, mode), `retry-${tag}`, payNode(operation)));
-			workflows.push(
-				webhookWorkflow(
-					workflowId('OnFail', operation, mode),
-					`onfail-${tag}`,
-					payNode(operation, { retryOnFail: true, maxTries: 2, waitBetweenTries: 100 }),
-				),
-			);
-			workflows.push(
-				webhookWorkflow(
-					workflowId('Before', operation, mode),
-					`before-${tag}`,
-					payNode(operation, { retryOnFail: true, maxTries: 2, waitBetweenTries: 100 }),
-				),
-			);
-			workflows.push(
-				webhookWorkflow(
-					workflowId('Cof', operation, mode),
-					`cof-${tag}`,
-					payNode(operation, { onError: 'continueRegularOutput', parameters: { duplicateProtection: { idempotencyKey: '={{ $json.invoice }}' } } }),
-				),
-			);
-			const trigger = node(
-				'Wallet Payments Trigger',
-				WALLET_TRIGGER_TYPE,
-				1,
-				// De-duplication off in the trigger, so that a repeated event really starts two executions.
-				{ events: ['*'], verifySignature: true, signatureHeader: SIGNATURE_HEADER, signatureAlgorithm: 'sha512', options: { dedupeWindow: 0 } },
-				{ webhookId: randomUUID(), credentials: { walletPaymentsApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } } },
-			);
-			workflows.push(
-				graph(workflowId('Event', operation, mode), `Exactly once events ${tag}`, [trigger, splitOut('data.payees'), payNode(operation)], [
-					['Wallet Payments Trigger', 'One Item per Payee'],
-					['One Item per Payee', 'Pay'],
-				]),
-			);
+		for (const op of MONEY_OPERATIONS) {
+			const retryOnFail = { retryOnFail: true, maxTries: 2, waitBetweenTries: 100 };
+			viaWebhook('Retry', op, mode, payNode(op));
+			viaWebhook('OnFail', op, mode, payNode(op, retryOnFail));
+			if (PAYOUTS.includes(op)) viaWebhook('Before', op, mode, payNode(op, retryOnFail));
+			const byInvoice = { duplicateProtection: { idempotencyKey: '={{ $json.invoice }}' } };
+			viaWebhook('Cof', op, mode, payNode(op, { onError: 'continueRegularOutput', parameters: byInvoice }));
+			const events = eventWorkflow(workflowId('Event', op, mode), payNode(op));
+			const trigger = events.nodes.find((n) => n.name === 'Wallet Payments Trigger')!;
+			publish(events, `${trigger.webhookId as string}/webhook`);
+			if (OTHERS.includes(op)) workflows.push(editorWorkflow(workflowId('Editor', op, mode), op));
 		}
 	}
+	// Payout → Initiate in the editor, once (with the service as the last mode left it).
+	workflows.push(editorWorkflow(workflowId('Editor', INITIATE), INITIATE));
 
 	beforeAll(async () => {
 		stack = await startStack(
@@ -221,18 +250,14 @@ describeE2E('exactly-once money movement in n8n (`n8n start`, REST retries, manu
 			{ env: { EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'true' } },
 		);
 		const { n8n } = stack;
-		editorPayees = await threePayees();
-		workflows.push(editorWorkflow(editorPayees));
 		await n8n.importWorkflows(workflows);
-		for (const workflow of workflows) if (workflow.id !== EDITOR_WORKFLOW) await n8n.publishWorkflow(workflow.id);
 		await n8n.start();
-		// Production webhooks can answer 404 for a moment after start.
-		const deadline = Date.now() + 20000;
-		while ((await postJson(url(`retry-initiate-unique`), '{"payees":[]}')) === 404) {
-			if (Date.now() > deadline) throw new Error(`The production webhook stayed 404:\n${n8n.log}`);
-			await sleep(250);
+		const startedAt = Date.now();
+		for (const id of published.keys()) await n8n.publishNow(id);
+		for (const path of published.values()) await n8n.waitForWebhook(path);
+		if (process.env.WALLET_E2E_TIMING) {
+			process.stderr.write(`[e2e] ${published.size} workflows published through the API: ${((Date.now() - startedAt) / 1000).toFixed(1)} s\n`);
 		}
-		await waitForExecutions(workflowId('Retry', 'initiate', 'unique'), 1);
 	});
 
 	afterAll(async () => {
@@ -243,17 +268,17 @@ describeE2E('exactly-once money movement in n8n (`n8n start`, REST retries, manu
 	describe.each(MODES)('with a service whose references are %s', (mode) => {
 		beforeAll(() => stack!.sandbox.configure({ references: mode }));
 
-		test.each(OPERATIONS)(
-			'%s: payee 3 unknown; Retry execution with the original and the saved workflow, twice; the data fixed; retried again',
-			async (operation) => {
-				const id = workflowId('Retry', operation, mode);
+		test.each(each(MONEY_OPERATIONS))(
+			'%s: item 3 refused; Retry execution with the original and the saved workflow, twice; the data fixed; retried again',
+			async (_label, op) => {
+				const id = workflowId('Retry', op, mode);
 				const before = (await executions(id)).length;
-				const payees = await threePayees();
-				const rows = [payees[0], payees[1], { ...payees[2], beneficiaryId: UNKNOWN_BENEFICIARY }];
-				expect(await postJson(url(`retry-${operation}-${mode}`), JSON.stringify({ payees: rows }))).toBe(200);
+				const rows = await threeRows(op);
+				expect(await postRows('Retry', op, mode, { rows: withBadRow3(op, rows) })).toBe(200);
 				let [failed] = (await waitForExecutions(id, before + 1)).slice(before);
 				expect(failed.status).toBe('error');
-				expect(payees.map((p) => paidTo(p.beneficiaryId))).toEqual([1, 1, 0]);
+				expect(payRun(failed)?.error?.httpCode).toBe(op.refusedWith);
+				expect(counts(op, rows)).toEqual([1, 1, 0]);
 
 				// The executions list's Retry, "with original workflow" and "with currently saved workflow", twice.
 				for (const saved of [false, true, false, true]) {
@@ -261,155 +286,177 @@ describeE2E('exactly-once money movement in n8n (`n8n start`, REST retries, manu
 					expect(retried.status).toBe('error');
 					failed = { ...failed, id: retried.id };
 				}
-				expect(payees.map((p) => paidTo(p.beneficiaryId))).toEqual([1, 1, 0]);
+				expect(counts(op, rows)).toEqual([1, 1, 0]);
 
-				// The user fixes the data: the saved workflow maps the unknown beneficiary to the right one.
+				// The user fixes the data: the saved workflow maps item 3's bad value to the right one.
 				const workflow = workflows.find((w) => w.id === id)!;
-				const fixed = {
-					...workflow,
-					nodes: workflow.nodes.map((n) =>
-						n.name === 'Pay'
-							? {
-									...n,
-									parameters: {
-										...(n.parameters as Record<string, unknown>),
-										beneficiaryId: {
-											__rl: true,
-											mode: 'id',
-											value: `={{ $json.beneficiaryId === '${UNKNOWN_BENEFICIARY}' ? '${payees[2].beneficiaryId}' : $json.beneficiaryId }}`,
-										},
-									},
-								}
-							: n,
-					),
-				};
+				const nodes = workflow.nodes.map((n) =>
+					n.name === 'Pay' ? { ...n, parameters: { ...(n.parameters as Record<string, unknown>), ...fixedParameters(op, rows[2][op.field]) } } : n,
+				);
 				const put = await stack!.n8n.publicApi('PUT', `/workflows/${id}`, {
-					name: fixed.name,
-					nodes: fixed.nodes,
-					connections: fixed.connections,
-					settings: fixed.settings ?? {},
+					name: workflow.name,
+					nodes,
+					connections: workflow.connections,
+					settings: workflow.settings ?? {},
 				});
 				expect(put.status).toBe(200);
 				const done = await retry(failed.id, true);
 				expect(done.status).toBe('success');
-				expectOncePerPayee(`retry execution ×4 (original and saved workflow), then fixed and retried: ${LABEL[operation]}, references ${mode}`, payees.map((p) => p.beneficiaryId));
+				expect(payOutput(await finished(done.id)).map((json) => json.alreadySubmitted ?? false)).toEqual([true, true, false]);
+				expectPerRow(`retry execution ×4 (original and saved workflow), then fixed and retried: ${named(op, mode)}`, op, rows);
 			},
 		);
 
-		test.each(OPERATIONS)('%s: Retry On Fail after a 503 on payee 2 that was paid', async (operation) => {
-			const id = workflowId('OnFail', operation, mode);
-			const payees = await threePayees();
-			const path = operation === 'initiate' ? '/api/v2/wallets/payout/initialize' : '/api/v1/wallets/payout/initialize';
-			stack!.sandbox.injectFailure({ method: 'POST', path, status: 503, phase: 'after', skip: 1 });
-			expect(await postJson(url(`onfail-${operation}-${mode}`), JSON.stringify({ payees }))).toBe(200);
+		test.each(each(MONEY_OPERATIONS))('%s: Retry On Fail after a 503 on item 2 that was carried out', async (_label, op) => {
+			const id = workflowId('OnFail', op, mode);
+			const rows = await threeRows(op);
+			stack!.sandbox.injectFailure({ method: 'POST', path: op.path, status: 503, phase: 'after', skip: 1 });
+			expect(await postRows('OnFail', op, mode, { rows })).toBe(200);
 			const [execution] = await waitForExecutions(id, 1);
 			expect(execution.status).toBe('success');
 			expect(payOutput(execution).map((json) => json.outcome ?? 'sent')).toEqual(['accepted', 'unknown', 'sent']);
-			expectOncePerPayee(`retry-on-fail, 503 after payee 2 was paid: ${LABEL[operation]}, references ${mode}`, payees.map((p) => p.beneficiaryId));
+			expectPerRow(`retry-on-fail, 503 after ${op.item} 2 was ${op.done}: ${named(op, mode)}`, op, rows);
 		});
 
-		test.each(OPERATIONS)('%s: Retry On Fail after a 503 on payee 2 that was not paid: not resent, reported unknown', async (operation) => {
-			const id = workflowId('Before', operation, mode);
-			const payees = await threePayees();
-			const path = operation === 'initiate' ? '/api/v2/wallets/payout/initialize' : '/api/v1/wallets/payout/initialize';
-			stack!.sandbox.injectFailure({ method: 'POST', path, status: 503, skip: 1 });
-			expect(await postJson(url(`before-${operation}-${mode}`), JSON.stringify({ payees }))).toBe(200);
+		test.each(each(PAYOUTS))('%s: Retry On Fail after a 503 on payee 2 that was not paid: not resent, reported unknown', async (_label, op) => {
+			const id = workflowId('Before', op, mode);
+			const rows = await threeRows(op);
+			stack!.sandbox.injectFailure({ method: 'POST', path: op.path, status: 503, skip: 1 });
+			expect(await postRows('Before', op, mode, { rows })).toBe(200);
 			const [execution] = await waitForExecutions(id, 1);
 			expect(execution.status).toBe('success');
-			const output = payOutput(execution);
-			expect(output[1]).toMatchObject({ alreadySubmitted: true, sent: false, outcome: 'unknown' });
-			expect(payees.map((p) => paidTo(p.beneficiaryId))).toEqual([1, 0, 1]);
-			const sent = payees.reduce((sum, p) => sum + paidTo(p.beneficiaryId), 0);
+			expect(payOutput(execution)[1]).toMatchObject({ alreadySubmitted: true, sent: false, outcome: 'unknown' });
+			const done = counts(op, rows);
+			expect(done).toEqual([1, 0, 1]);
 			lines.push(
-				`exactly-once[retry-on-fail, 503 before payee 2 was paid (reported "unknown", never resent automatically): ${LABEL[operation]}, references ${mode}]: ${sent} sent for 3 intended`,
+				`exactly-once[retry-on-fail, 503 before ${op.item} 2 was ${op.done} (reported "unknown", never resent automatically): ${named(op, mode)}]: ${done.reduce((sum, n) => sum + n, 0)} sent for 3 intended`,
 			);
 		});
 
-		test.each(OPERATIONS)('%s: Continue On Fail, then a later run with the failed row fixed (Idempotency Key = invoice)', async (operation) => {
-			const id = workflowId('Cof', operation, mode);
-			const payees = await threePayees();
-			const broken = [payees[0], payees[1], { ...payees[2], beneficiaryId: UNKNOWN_BENEFICIARY }];
-			expect(await postJson(url(`cof-${operation}-${mode}`), JSON.stringify({ upload: 'monday.csv', payees: broken }))).toBe(200);
-			const [first] = await waitForExecutions(id, 1);
-			expect(first.status).toBe('success');
-			expect(payOutput(first)[2]).toMatchObject({ httpCode: '404' });
+		test.each(each(MONEY_OPERATIONS))(
+			'%s: Continue On Fail, then a later run with the failed row fixed (Idempotency Key = invoice)',
+			async (_label, op) => {
+				const id = workflowId('Cof', op, mode);
+				const rows = await threeRows(op);
+				expect(await postRows('Cof', op, mode, { upload: 'monday.csv', rows: withBadRow3(op, rows) })).toBe(200);
+				const [first] = await waitForExecutions(id, 1);
+				expect(first.status).toBe('success');
+				expect(payOutput(first)[2]).toMatchObject({ httpCode: op.refusedWith });
 
-			expect(await postJson(url(`cof-${operation}-${mode}`), JSON.stringify({ upload: 'monday-fixed.csv', payees }))).toBe(200);
-			const [, later] = await waitForExecutions(id, 2);
-			expect(later.status).toBe('success');
-			expect(payOutput(later).map((json) => json.alreadySubmitted ?? false)).toEqual([true, true, false]);
-			expectOncePerPayee(`continue-on-fail, then the failed row sent again by a later run: ${LABEL[operation]}, references ${mode}`, payees.map((p) => p.beneficiaryId));
-		});
+				expect(await postRows('Cof', op, mode, { upload: 'monday-fixed.csv', rows })).toBe(200);
+				const [, later] = await waitForExecutions(id, 2);
+				expect(later.status).toBe('success');
+				expect(payOutput(later).map((json) => json.alreadySubmitted ?? false)).toEqual([true, true, false]);
+				expectPerRow(`continue-on-fail, then the failed row sent again by a later run: ${named(op, mode)}`, op, rows);
+			},
+		);
 
-		test.each(OPERATIONS)('%s: one event delivered twice, then another delivered three times at once', async (operation) => {
-			const id = workflowId('Event', operation, mode);
-			const trigger = workflows.find((w) => w.id === id)!.nodes.find((n) => n.name === 'Wallet Payments Trigger')!;
-			const eventUrl = `${stack!.n8n.baseUrl}/webhook/${trigger.webhookId as string}/webhook`;
+		test.each(each(MONEY_OPERATIONS))('%s: one event delivered twice, then another delivered three times at once', async (_label, op) => {
+			const id = workflowId('Event', op, mode);
+			const eventUrl = url(published.get(id)!);
 			const deliver = async (body: string) => await postJson(eventUrl, body, { [SIGNATURE_HEADER]: signBody(body, WEBHOOK_SECRET, 'sha512') });
 
-			const first = await threePayees();
-			const event1 = JSON.stringify({ event: 'payroll.ready', data: { id: `evt-${randomUUID()}`, payees: first } });
+			const first = await threeRows(op);
+			const event1 = JSON.stringify({ event: 'payroll.ready', data: { id: `evt-${randomUUID()}`, rows: first } });
 			expect(await deliver(event1)).toBe(200);
 			await waitForExecutions(id, 1);
 			expect(await deliver(event1)).toBe(200);
 			const twice = await waitForExecutions(id, 2);
 			expect(twice.map((e) => e.status)).toEqual(['success', 'success']);
-			expectOncePerPayee(`one event delivered twice (two executions): ${LABEL[operation]}, references ${mode}`, first.map((p) => p.beneficiaryId));
+			expectPerRow(`one event delivered twice (two executions): ${named(op, mode)}`, op, first);
 
-			const second = await threePayees();
-			const event2 = JSON.stringify({ event: 'payroll.ready', data: { id: `evt-${randomUUID()}`, payees: second } });
+			const second = await threeRows(op);
+			const event2 = JSON.stringify({ event: 'payroll.ready', data: { id: `evt-${randomUUID()}`, rows: second } });
 			expect(await Promise.all([deliver(event2), deliver(event2), deliver(event2)])).toEqual([200, 200, 200]);
 			const all = await waitForExecutions(id, 5);
 			expect(all.map((e) => e.status)).toEqual(['success', 'success', 'success', 'success', 'success']);
-			expectOncePerPayee(`one event delivered 3 times at once (three concurrent executions): ${LABEL[operation]}, references ${mode}`, second.map((p) => p.beneficiaryId));
+			expectPerRow(`one event delivered 3 times at once (three concurrent executions): ${named(op, mode)}`, op, second);
 		});
+
+		test.each(each(OTHERS))(
+			'%s in the editor: the same pinned rows run twice and Execute step are done once; two schedule runs',
+			async (_label, op) => await inTheEditor(op, mode),
+		);
 	});
 
 	describe('in the editor: pinned rows, Execute workflow twice, Execute step, and two schedule runs', () => {
-		/** A manual run through the editor's API; resolves with the finished execution. */
-		async function run(body: Record<string, unknown>): Promise<ApiExecution> {
-			const started = await stack!.n8n.rest<{ data: { executionId?: string } }>('POST', `/workflows/${EDITOR_WORKFLOW}/run`, body);
-			const executionId = started.body.data?.executionId;
-			if (started.status !== 200 || !executionId) {
-				throw new Error(`POST /rest/workflows/${EDITOR_WORKFLOW}/run → ${started.status}: ${JSON.stringify(started.body)}`);
-			}
-			const deadline = Date.now() + 30000;
-			for (;;) {
-				const found = await stack!.n8n.publicApi<ApiExecution>('GET', `/executions/${executionId}?includeData=true`);
-				if (found.status === 200 && found.body.status !== 'running' && found.body.status !== 'new') return found.body;
-				if (Date.now() > deadline) throw new Error(`Manual execution ${executionId} did not finish: ${JSON.stringify(found.body).slice(0, 500)}`);
-				await sleep(200);
-			}
-		}
-
 		test('the same pinned rows: run twice and Execute step pay once; two schedule runs pay twice more', async () => {
-			const ids = editorPayees.map((p) => p.beneficiaryId);
-			const fromManual = { triggerToStartFrom: { name: MANUAL_TRIGGER } };
-
-			const first = await run(fromManual);
-			expect(first.status).toBe('success');
-			expect(ids.map(paidTo)).toEqual([1, 1, 1]);
-
-			const again = await run(fromManual);
-			expect(again.status).toBe('success');
-			expect(payOutput(again).map((json) => json.alreadySubmitted)).toEqual([true, true, true]);
-
-			// "Execute step" on Pay with the first run's data upstream of it (what the editor sends).
-			const upstream = { ...first.data!.resultData.runData };
-			delete upstream.Pay;
-			const step = await run({ runData: upstream, destinationNode: { nodeName: 'Pay', mode: 'inclusive' } });
-			expect(step.status).toBe('success');
-			expect(payOutput(step).map((json) => json.alreadySubmitted)).toEqual([true, true, true]);
-			expectOncePerPayee('re-running in the editor (Execute workflow twice, Execute step) on pinned rows: Initiate', ids);
-
-			// Two runs of the Schedule Trigger are two different runs: identical rows are paid each time.
-			for (let i = 0; i < 2; i++) {
-				const scheduled = await run({ triggerToStartFrom: { name: 'Every Month' } });
-				expect(scheduled.status).toBe('success');
-				expect(payOutput(scheduled).some((json) => json.alreadySubmitted)).toBe(false);
-				await sleep(1100); // the schedule trigger's output carries the time to the second
-			}
-			expectOncePerPayee('two scheduled runs with identical rows, each paid (after the editor run above): Initiate', ids, 3);
+			await inTheEditor(INITIATE);
 		});
 	});
+
+	/** A manual run through the editor's API; resolves with the finished execution. */
+	async function run(id: string, body: Record<string, unknown>): Promise<ApiExecution> {
+		const started = await stack!.n8n.rest<{ data: { executionId?: string } }>('POST', `/workflows/${id}/run`, body);
+		const executionId = started.body.data?.executionId;
+		if (started.status !== 200 || !executionId) {
+			throw new Error(`POST /rest/workflows/${id}/run → ${started.status}: ${JSON.stringify(started.body)}`);
+		}
+		return await finished(executionId);
+	}
+
+	/** Pins the rows on the Rows node and saves the workflow, as the editor does. */
+	async function pin(id: string, rows: Row[]): Promise<void> {
+		const response = await stack!.n8n.rest('PATCH', `/workflows/${id}`, { pinData: { Rows: [{ json: { rows } }] } });
+		if (response.status !== 200) throw new Error(`PATCH /rest/workflows/${id} → ${response.status}: ${JSON.stringify(response.body)}`);
+	}
+
+	/**
+	 * Execute workflow twice and Execute step on the same pinned rows: done once. Then two runs of
+	 * the Schedule Trigger, which are new runs: identical rows are done each time — or, for what
+	 * can be done only once, refused by the service as the table says.
+	 */
+	async function inTheEditor(op: MoneyOperation, mode?: ReferenceMode) {
+		const id = workflowId('Editor', op, mode);
+		const rows = await threeRows(op);
+		await pin(id, rows);
+		const fromManual = { triggerToStartFrom: { name: MANUAL_TRIGGER } };
+
+		const first = await run(id, fromManual);
+		expect(first.status).toBe('success');
+		expect(counts(op, rows)).toEqual([1, 1, 1]);
+
+		const again = await run(id, fromManual);
+		expect(again.status).toBe('success');
+		expect(payOutput(again).map((json) => json.alreadySubmitted)).toEqual([true, true, true]);
+
+		// "Execute step" on Pay with the first run's data upstream of it (what the editor sends).
+		const upstream = { ...first.data!.resultData.runData };
+		delete upstream.Pay;
+		const step = await run(id, { runData: upstream, destinationNode: { nodeName: 'Pay', mode: 'inclusive' } });
+		expect(step.status).toBe('success');
+		expect(payOutput(step).map((json) => json.alreadySubmitted)).toEqual([true, true, true]);
+		expectPerRow(`re-running in the editor (Execute workflow twice, Execute step) on pinned rows: ${named(op, mode)}`, op, rows);
+
+		// Two runs of the Schedule Trigger are two different runs.
+		const { repeat } = op;
+		for (let i = 0; i < 2; i++) {
+			const scheduled = await run(id, { triggerToStartFrom: { name: 'Every Month' } });
+			if (repeat === 'again') {
+				expect(scheduled.status).toBe('success');
+				expect(payOutput(scheduled).some((json) => json.alreadySubmitted)).toBe(false);
+			} else if (repeat.run.status === 'error') {
+				expect(scheduled.status).toBe('error');
+				const error = payRun(scheduled)?.error;
+				expect(error?.httpCode).toBe(repeat.run.httpCode);
+				expect(`${error?.message} ${error?.description ?? ''}`).toMatch(repeat.run.message);
+			} else {
+				const { output } = repeat.run;
+				expect(scheduled.status).toBe('success');
+				expect(payOutput(scheduled)).toEqual(rows.map(() => expect.objectContaining(output)));
+			}
+			await sleep(1100); // the schedule trigger's output carries the time to the second
+		}
+		if (repeat === 'again') {
+			expectPerRow(`two scheduled runs with identical rows, each ${op.done} (after the editor run above): ${named(op, mode)}`, op, rows, 3);
+		} else {
+			expectPerRow(
+				`two scheduled runs with identical rows, ${repeat.refusal}: nothing ${op.done} again (after the editor run above): ${named(op, mode)}`,
+				op,
+				rows,
+				1,
+				repeat.run.requests,
+			);
+		}
+	}
 });

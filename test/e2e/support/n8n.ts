@@ -531,6 +531,44 @@ export class N8n {
 		const key = await this.publicApiKey();
 		return await fetchJson<T>(`${this.baseUrl}/api/v1${pathname}`, method, { 'X-N8N-API-KEY': key, accept: 'application/json' }, body);
 	}
+
+	/**
+	 * Publishes (activates) a workflow of the running n8n through the public API
+	 * (`POST /api/v1/workflows/<id>/publish`): a fraction of a second, where
+	 * `n8n publish:workflow` costs seconds and needs a restart. Wait for its webhooks with
+	 * waitForWebhook.
+	 */
+	async publishNow(workflowId: string): Promise<void> {
+		const response = await this.publicApi('POST', `/workflows/${workflowId}/publish`, {});
+		if (response.status !== 200) {
+			throw new Error(`POST /api/v1/workflows/${workflowId}/publish → ${response.status}: ${JSON.stringify(response.body)}`);
+		}
+	}
+
+	/**
+	 * Waits until the production webhook `/webhook/<path>` is served. Right after publishing it can
+	 * answer 404 for a moment. The probe is a CORS preflight (OPTIONS with an Origin): n8n answers
+	 * it 204 once the path is registered, 404 before, and never starts an execution for it.
+	 */
+	async waitForWebhook(webhookPath: string, method = 'POST', timeoutMs = 20000): Promise<void> {
+		const url = `${this.baseUrl}/webhook/${webhookPath}`;
+		const deadline = Date.now() + timeoutMs;
+		let status = 0;
+		while (Date.now() < deadline) {
+			const response = await fetch(url, {
+				method: 'OPTIONS',
+				headers: { origin: 'http://127.0.0.1', 'access-control-request-method': method },
+			});
+			await response.arrayBuffer();
+			status = response.status;
+			if (status !== 404) {
+				if (status >= 200 && status < 300) return;
+				throw new Error(`OPTIONS ${url} → ${status}`);
+			}
+			await sleep(100);
+		}
+		throw new Error(`The production webhook ${url} still answered ${status} after ${timeoutMs} ms:\n${this.serverLog.slice(-4000)}`);
+	}
 }
 
 /** Packs the package (dist must be built) into `destDir`; returns the .tgz path. */
