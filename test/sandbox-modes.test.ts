@@ -353,3 +353,28 @@ describe('references: unique (default) and lenient', () => {
 		);
 	});
 });
+
+describe('latency', () => {
+	afterEach(() => sandbox.configure({ latency: { fixedMs: 0 } }));
+
+	it('adds the fixed wait (and no more than the jitter) to every API answer, and records start and end', async () => {
+		sandbox.configure({ latency: { fixedMs: 120, jitterMs: 40 } });
+		const started = Date.now();
+		const res = await api('GET', '/api/v2/customers');
+		const took = Date.now() - started;
+		expect(res.status).toBe(200);
+		expect(took).toBeGreaterThanOrEqual(115);
+		const [recorded] = sandbox.requests.slice(-1);
+		expect(recorded.finishedMs! - recorded.startedMs!).toBeGreaterThanOrEqual(115);
+	});
+
+	it('is validated, over HTTP too', async () => {
+		expect(() => sandbox.configure({ latency: { fixedMs: -1 } })).toThrow('latency must be { fixedMs, jitterMs? } in milliseconds, 0 to 60000');
+		const res = await fetch(`${sandbox.url}/__sandbox/config`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ latency: { fixedMs: 50, jitterMs: 10 } }),
+		});
+		expect(((await res.json()) as { data: { latency: unknown } }).data.latency).toEqual({ fixedMs: 50, jitterMs: 10 });
+	});
+});

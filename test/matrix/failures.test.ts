@@ -144,6 +144,8 @@ interface Failure {
 	refused?: boolean;
 	/** For a money-moving operation, the answer means an earlier run did it (alreadySubmitted). */
 	doneBefore?: boolean;
+	/** For a read (GET), the node waits and asks once more: the second answer is a success. */
+	readRetried?: boolean;
 }
 
 const rejected = () => /rejected the request/;
@@ -190,14 +192,16 @@ const failures: Failure[] = [
 		message: /^Unprocessable entity: currency not enabled \[HTTP 422\]$/, httpCode: '422', description: rejected,
 	},
 	{
-		name: '429 with Retry-After',
-		rule: { status: 429, body: { status: false, message: 'Too many requests' }, headers: { 'retry-after': '30' } },
-		message: /^Too many requests \[HTTP 429\]$/, httpCode: '429', description: () => /Try again after 30 seconds/,
+		// Longer than a read waits (60 s): answered at once, with the wait in the description.
+		name: '429 with a Retry-After too long to wait',
+		rule: { status: 429, body: { status: false, message: 'Too many requests' }, headers: { 'retry-after': '120' } },
+		message: /^Too many requests \[HTTP 429\]$/, httpCode: '429', description: () => /Try again after 120 seconds/,
 	},
 	{
 		name: '429 without Retry-After',
 		rule: { status: 429, body: { status: false, message: 'Too many requests' } },
 		message: /^Too many requests \[HTTP 429\]$/, httpCode: '429', description: () => /Rate limited by the service\. Try again later/,
+		readRetried: true,
 	},
 	{
 		name: '500',
@@ -264,13 +268,14 @@ const failures: Failure[] = [
 ];
 
 const CLOSED_PORT_URL = 'http://127.0.0.1:9';
-const totals = { checked: 0, successes: 0, alreadySubmitted: 0, requests: 0, batches: 0, batchItems: 0, batchFailed: 0, batchPaired: 0, moneyItems: 0, moneyRequests: 0 };
+const totals = { checked: 0, successes: 0, alreadySubmitted: 0, readRetried: 0, requests: 0, batches: 0, batchItems: 0, batchFailed: 0, batchPaired: 0, moneyItems: 0, moneyRequests: 0 };
 
 afterAll(() => {
 	process.stdout.write(
 		`\nFailure matrix: ${totals.checked} failures checked (${failures.length} kinds × ${subjects.length} operations): ` +
-			`${totals.checked - totals.alreadySubmitted} clear NodeApiErrors, ${totals.alreadySubmitted} outputs marked already submitted, ` +
-			`${totals.successes} reported as success, ${totals.requests} requests sent (never twice). ` +
+			`${totals.checked - totals.alreadySubmitted - totals.readRetried} clear NodeApiErrors, ${totals.alreadySubmitted} outputs marked already submitted, ` +
+			`${totals.readRetried} rate-limited reads asked again and answered, ${totals.successes} reported as success, ` +
+			`${totals.requests} requests sent (only those reads twice). ` +
 			`Continue On Fail: ${totals.batches} batches, ${totals.batchItems} items, ${totals.batchFailed} failing, ` +
 			`${totals.batchPaired} outputs paired in order; money-moving: ${totals.moneyRequests} requests for ${totals.moneyItems} items\n`,
 	);
@@ -289,6 +294,14 @@ describe.each(subjects.map((subject) => [subject.name, subject] as const))('%s',
 		totals.requests += sent.length;
 		totals.checked++;
 
+		if (failure.readRetried && subject.kind !== 'money-moving') {
+			// A read asked again after the wait: one answer, a success, from the second request.
+			expect(result.error).toBeUndefined();
+			expect(result.items).toHaveLength(1);
+			expect(sent).toHaveLength(2);
+			totals.readRetried++;
+			return;
+		}
 		if (failure.doneBefore && subject.kind === 'money-moving') {
 			// Done by an earlier run: one output that says so, with the service's words; no new payment.
 			expect(result.error).toBeUndefined();
@@ -323,32 +336,41 @@ describe.each(subjects.map((subject) => [subject.name, subject] as const))('%s',
 		for (let index = 2; index < count; index += 3) planned.set(index, kinds[((index - 2) / 3) % kinds.length]);
 		if (subject === subjects.find((s) => s.kind === 'money-moving')) planned.set(count - 1 - ((count - 1 - 2) % 3), hang);
 
-		// Each item sends exactly one request, so the n-th request belongs to item n: fail it
-		// as planned the moment the sandbox records it (before the sandbox acts on it).
+		// Each item sends one request (a rate-limited read a second one, right after), so the
+		// n-th item's request is known: fail it as planned the moment the sandbox records it
+		// (before the sandbox acts on it).
 		const requests = fixture.sandbox.requests;
 		const push = requests.push;
 		let seen = 0;
+		let retryNext = false;
 		requests.push = function (this: RecordedRequest[], ...recorded: RecordedRequest[]) {
 			for (const request of recorded) {
+				if (retryNext) {
+					retryNext = false;
+					continue;
+				}
 				const failure = planned.get(seen++);
 				if (failure && request.path.startsWith('/api/')) {
 					fixture.sandbox.injectFailure({ method: request.method, path: request.path, ...failure.rule! });
+					retryNext = failure.readRetried === true && subject.kind !== 'money-moving';
 				}
 			}
 			return push.apply(this, recorded);
 		};
 		try {
-			const result = await fixture.run(parameters, {
-				items,
-				continueOnFail: true,
-				credentials: { timeout: 1 },
-			});
+			const result = await fixture.run(
+				// One item at a time, so that the n-th request is item n's (batching is tested apart).
+				subject.kind === 'money-moving' ? parameters : { ...parameters, batching: { itemsPerBatch: 1 } },
+				{ items, continueOnFail: true, credentials: { timeout: 1 } },
+			);
 			expect(result.error).toBeUndefined();
 			expect(result.items).toHaveLength(count);
 			expect(result.items.map((item) => item.pairedItem)).toEqual(items.map((_, item) => ({ item })));
 			for (const [index, item] of result.items.entries()) {
 				const failure = planned.get(index);
-				if (failure?.doneBefore && subject.kind === 'money-moving') {
+				if (failure?.readRetried && subject.kind !== 'money-moving') {
+					expect(item.json.error).toBeUndefined();
+				} else if (failure?.doneBefore && subject.kind === 'money-moving') {
 					expect(item.json).toMatchObject({ alreadySubmitted: true, sent: true, outcome: 'accepted' });
 					expect(String(item.json.message)).toMatch(new RegExp(failure.message.source.replace('^', '')));
 				} else if (failure) {
@@ -360,9 +382,10 @@ describe.each(subjects.map((subject) => [subject.name, subject] as const))('%s',
 					expect(item.json.id ?? item.json.email).toBeDefined();
 				}
 			}
-			// One request per item: nothing was sent twice, nothing skipped.
+			// One request per item (a rate-limited read: two): nothing else was sent twice, nothing skipped.
 			const sent = fixture.apiRequests();
-			expect(sent).toHaveLength(count);
+			const retriedReads = subject.kind === 'money-moving' ? 0 : [...planned.values()].filter((f) => f.readRetried).length;
+			expect(sent).toHaveLength(count + retriedReads);
 			if (subject.kind === 'money-moving') {
 				const bodies = sent.map((request) => request.rawBody);
 				expect(new Set(bodies).size).toBe(count);

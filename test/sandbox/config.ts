@@ -25,6 +25,7 @@ export interface SandboxConfig {
 	webhook: WebhookConfig;
 	autoIssueCards: boolean;
 	references: ReferenceMode;
+	latency: { fixedMs: number; jitterMs: number };
 	now: () => Date;
 }
 
@@ -49,10 +50,11 @@ export function resolveOptions(options: SandboxOptions = {}): SandboxConfig {
 		},
 		autoIssueCards: options.autoIssueCards ?? false,
 		references: 'unique',
+		latency: { fixedMs: 0, jitterMs: 0 },
 		now: options.now ?? (() => new Date()),
 	};
 	// Through the patch so a bad value is refused the same way at start and at run time.
-	applyConfigPatch(config, { webhook: options.webhook, references: options.references });
+	applyConfigPatch(config, { webhook: options.webhook, references: options.references, latency: options.latency });
 	return config;
 }
 
@@ -103,13 +105,19 @@ export function applyConfigPatch(config: SandboxConfig, patch: SandboxConfigPatc
 	}
 	const references = patch.references;
 	if (references !== undefined && !isReferenceMode(references)) errors.push('references must be unique or lenient');
+	const latency = patch.latency;
+	const milliseconds = (value: unknown) => value === undefined || (typeof value === 'number' && value >= 0 && value <= 60000);
+	if (latency !== undefined && (!isObject(latency) || typeof latency.fixedMs !== 'number' || !milliseconds(latency.fixedMs) || !milliseconds(latency.jitterMs))) {
+		errors.push('latency must be { fixedMs, jitterMs? } in milliseconds, 0 to 60000');
+	}
 	if (errors.length > 0) throw badRequest(errors);
 	config.webhook = next;
 	if (typeof patch.autoIssueCards === 'boolean') config.autoIssueCards = patch.autoIssueCards;
 	if (isReferenceMode(references)) config.references = references;
+	if (isObject(latency)) config.latency = { fixedMs: latency.fixedMs as number, jitterMs: (latency.jitterMs as number | undefined) ?? 0 };
 }
 
 /** The run-time configuration as shown by `GET /__sandbox/config`. */
 export function configView(config: SandboxConfig) {
-	return { webhook: config.webhook, autoIssueCards: config.autoIssueCards, references: config.references };
+	return { webhook: config.webhook, autoIssueCards: config.autoIssueCards, references: config.references, latency: config.latency };
 }

@@ -28,6 +28,7 @@ export type {
 	FailurePhase,
 	FailureRule,
 	RecordedRequest,
+	Latency,
 	ReferenceMode,
 	Sandbox,
 	SandboxConfigPatch,

@@ -92,7 +92,7 @@ export function createSandboxServer(parts: ServerParts): SandboxServer {
 	async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, raw: string): Promise<void> {
 		const method = (req.method ?? 'GET').toUpperCase();
 		const path = url.pathname;
-		requests.push({
+		const recorded: RecordedRequest = {
 			method,
 			path,
 			query: Object.fromEntries(url.searchParams),
@@ -100,7 +100,13 @@ export function createSandboxServer(parts: ServerParts): SandboxServer {
 			rawBody: raw,
 			body: tryParse(raw),
 			at: ctx.config.now().toISOString(),
-		});
+			startedMs: Date.now(),
+		};
+		requests.push(recorded);
+		res.once('close', () => (recorded.finishedMs = Date.now()));
+		const { fixedMs, jitterMs } = ctx.config.latency;
+		const wait = fixedMs + Math.random() * jitterMs;
+		if (wait > 0) await new Promise<void>((resolve) => later(wait, resolve));
 		const before = failures.take('before', method, path);
 		if (before) {
 			applyFailure(before, req, res, later);

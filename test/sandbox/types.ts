@@ -46,6 +46,8 @@ export interface SandboxOptions {
 	autoIssueCards?: boolean;
 	/** Whether a reused reference is refused (409). Default 'unique'. */
 	references?: ReferenceMode;
+	/** Added to every API answer, as a real service's round trip. Default none. */
+	latency?: Latency;
 	/** Clock, for expiry tests. Default () => new Date(). */
 	now?: () => Date;
 }
@@ -55,6 +57,13 @@ export interface SandboxConfigPatch {
 	webhook?: Omit<WebhookOptions, 'url'> & { url?: string | null };
 	autoIssueCards?: boolean;
 	references?: ReferenceMode;
+	latency?: Latency;
+}
+
+/** Every API request waits `fixedMs` plus a uniform random 0..`jitterMs` before it is handled. */
+export interface Latency {
+	fixedMs: number;
+	jitterMs?: number;
 }
 
 export interface RecordedRequest {
@@ -66,6 +75,9 @@ export interface RecordedRequest {
 	/** Parsed JSON body; undefined when the body is empty or not JSON. */
 	body: unknown;
 	at: string;
+	/** Wall-clock milliseconds (Date.now) when it arrived and when its answer was finished. */
+	startedMs?: number;
+	finishedMs?: number;
 }
 
 export interface FailureRule {

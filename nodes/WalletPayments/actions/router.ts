@@ -1,5 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+
+import { DEFAULT_ITEMS_PER_BATCH } from '../helpers/fields';
 
 import { runOrigin } from '../helpers/idempotency';
 import { InvalidInput } from '../helpers/validation';
@@ -15,6 +17,8 @@ import * as transaction from './transaction';
 
 type Operation = {
 	execute: (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
+	/** A read: its items may be requested several at once (the Batching option). */
+	reads?: boolean;
 };
 
 const resources: Record<string, Record<string, unknown>> = {
@@ -82,6 +86,69 @@ async function eachItem<T>(
 	return results;
 }
 
+/**
+ * Like eachItem, with up to `itemsPerBatch` items in flight: with no interval a new item starts
+ * as soon as one finishes; with an interval, batch after batch with a wait in between, as n8n's
+ * HTTP Request node does. Results are kept by item index, so the output order is the input
+ * order. Without Continue On Fail the first failing item (in input order) is thrown, as the
+ * one-at-a-time loop would, once the items already in flight have finished; nothing new starts
+ * after a failure.
+ */
+async function eachItemBatched<T>(
+	context: IExecuteFunctions,
+	indexes: number[],
+	{ itemsPerBatch, batchInterval }: Batching,
+	task: (itemIndex: number) => Promise<T>,
+): Promise<Map<number, ItemResult<T>>> {
+	if (itemsPerBatch <= 1 && batchInterval === 0) return await eachItem(context, indexes, task);
+	const results = new Map<number, ItemResult<T>>();
+	const failures = new Map<number, NodeApiError | NodeOperationError>();
+	const stopOnFailure = !context.continueOnFail();
+	const runOne = async (itemIndex: number) => {
+		try {
+			results.set(itemIndex, { ok: true, value: await task(itemIndex) });
+		} catch (error) {
+			const nodeError = asNodeError(context, error, itemIndex);
+			failures.set(itemIndex, nodeError);
+			results.set(itemIndex, { ok: false, errorItem: errorItem(nodeError, itemIndex) });
+		}
+	};
+	const stopped = () => stopOnFailure && failures.size > 0;
+	if (batchInterval > 0) {
+		for (let start = 0; start < indexes.length && !stopped(); start += itemsPerBatch) {
+			if (start > 0) await sleep(batchInterval);
+			await Promise.all(indexes.slice(start, start + itemsPerBatch).map(runOne));
+		}
+	} else {
+		let next = 0;
+		const worker = async () => {
+			while (next < indexes.length && !stopped()) await runOne(indexes[next++]);
+		};
+		await Promise.all(Array.from({ length: Math.min(itemsPerBatch, indexes.length) }, worker));
+	}
+	if (stopped()) throw failures.get(Math.min(...failures.keys()))!;
+	return results;
+}
+
+interface Batching {
+	itemsPerBatch: number;
+	batchInterval: number;
+}
+
+/** The read operation's Batching option (the first item's: it applies to the whole run). */
+function readBatching(context: IExecuteFunctions): Batching {
+	const batching = context.getNodeParameter('batching', 0, {}) as IDataObject;
+	const itemsPerBatch = Number(batching.itemsPerBatch ?? DEFAULT_ITEMS_PER_BATCH);
+	const batchInterval = Number(batching.batchInterval ?? 0);
+	if (!Number.isInteger(itemsPerBatch) || itemsPerBatch < 1) {
+		throw new NodeOperationError(context.getNode(), `Invalid "Items per Batch": must be a whole number of 1 or more, not ${String(batching.itemsPerBatch)}`);
+	}
+	if (!Number.isFinite(batchInterval) || batchInterval < 0) {
+		throw new NodeOperationError(context.getNode(), `Invalid "Batch Interval (Ms)": must be 0 or more, not ${String(batching.batchInterval)}`);
+	}
+	return { itemsPerBatch, batchInterval };
+}
+
 /** The outputs in item order: each item's own, paired with it, or its error item. */
 function inItemOrder(
 	context: IExecuteFunctions,
@@ -126,6 +193,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (isGuarded(found)) return [await runGuarded(this, found, indexes)];
 
 	const { execute } = found;
-	const results = await eachItem(this, indexes, async (itemIndex) => await execute.call(this, itemIndex));
+	const run = async (itemIndex: number) => await execute.call(this, itemIndex);
+	const results = found.reads
+		? await eachItemBatched(this, indexes, readBatching(this), run)
+		: await eachItem(this, indexes, run);
 	return [inItemOrder(this, indexes, results)];
 }

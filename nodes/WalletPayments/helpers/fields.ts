@@ -86,3 +86,38 @@ export const duplicateProtectionField: INodeProperties = {
 		},
 	],
 };
+
+/** Requests a read operation keeps in flight at once by default (README, "Performance"). */
+export const DEFAULT_ITEMS_PER_BATCH = 10;
+
+/**
+ * Batching of a read operation's items, as in n8n's HTTP Request node; the router reads it. Only
+ * reads take it: operations that create something always send one item at a time, in order.
+ */
+export const readBatchingField: INodeProperties = {
+	displayName: 'Batching',
+	name: 'batching',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	description: 'How many items are requested at once. Reads only: the output keeps the input order either way.',
+	options: [
+		{
+			displayName: 'Batch Interval (Ms)',
+			name: 'batchInterval',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 0,
+			description:
+				'Milliseconds to wait between batches; 0 keeps Items per Batch requests in flight at all times. Use it to stay under a rate limit.',
+		},
+		{
+			displayName: 'Items per Batch',
+			name: 'itemsPerBatch',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: DEFAULT_ITEMS_PER_BATCH,
+			description: 'How many items are requested at the same time. 1 requests one item after another.',
+		},
+	],
+};

@@ -6,7 +6,7 @@ import type {
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import {
 	type AlreadySubmittedRule,
@@ -118,6 +118,31 @@ function connectionOf(context: WalletContext): Promise<Connection> {
 	return connection;
 }
 
+interface ServiceAnswer {
+	statusCode: number;
+	body: unknown;
+	headers: Record<string, unknown>;
+}
+
+/** How often a rate-limited read is asked again, and the longest wait accepted (seconds). */
+export const RATE_LIMIT_RETRIES = 3;
+export const RATE_LIMIT_MAX_WAIT_SECONDS = 60;
+
+/**
+ * Seconds to wait before asking again: the service's Retry-After (seconds or an HTTP date),
+ * else 1, 2, 4 s. Undefined when the service asks for longer than the node will wait.
+ */
+function rateLimitWait(headers: Record<string, unknown>, attempt: number): number | undefined {
+	const header = headers['retry-after'];
+	let wait = 2 ** attempt;
+	if (typeof header === 'string' || typeof header === 'number') {
+		const text = String(header).trim();
+		const seconds = /^\d+(\.\d+)?$/.test(text) ? Number(text) : (Date.parse(text) - Date.now()) / 1000;
+		if (Number.isFinite(seconds)) wait = Math.max(0, Math.ceil(seconds));
+	}
+	return wait > RATE_LIMIT_MAX_WAIT_SECONDS ? undefined : wait;
+}
+
 function parseBody(body: unknown): unknown {
 	if (typeof body !== 'string') return body;
 	try {
@@ -160,19 +185,35 @@ export async function apiRequest(
 	if (body !== undefined) options.body = body;
 	if (qs !== undefined && Object.keys(qs).length > 0) options.qs = qs;
 
-	let response: { statusCode: number; body: unknown; headers: Record<string, unknown> };
-	try {
-		response = await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options, {
-			credentialsDecrypted: credentials,
-		});
-	} catch (error) {
-		throw errorFromNetwork(this.getNode(), error, summary);
+	const send = async (): Promise<ServiceAnswer> => {
+		try {
+			return await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options, {
+				credentialsDecrypted: credentials,
+			});
+		} catch (error) {
+			throw errorFromNetwork(this.getNode(), error, summary);
+		}
+	};
+	let response = await send();
+	// A read that was rate limited is asked again after the wait the service names; a request
+	// that creates something never is (it is a GET only when it reads).
+	const waits: number[] = [];
+	while (response.statusCode === 429 && method === 'GET' && !movesMoney) {
+		const wait = rateLimitWait(response.headers, waits.length);
+		if (wait === undefined || waits.length >= RATE_LIMIT_RETRIES) break;
+		waits.push(wait);
+		await sleep(wait * 1000);
+		response = await send();
 	}
 
 	const parsed = parseBody(response.body);
 	const ok = response.statusCode >= 200 && response.statusCode < 300;
 	if (!ok || typeof parsed !== 'object' || parsed === null || (parsed as IDataObject).status !== true) {
-		throw errorFromResponse(this.getNode(), { ...response, body: parsed }, summary);
+		const error = errorFromResponse(this.getNode(), { ...response, body: parsed }, summary);
+		if (waits.length > 0) {
+			error.description = `${error.description ?? ''} Asked ${waits.length + 1} times; waited ${waits.map((w) => `${w} s`).join(', ')} as the service asked.`.trim();
+		}
+		throw error;
 	}
 	return (parsed as IDataObject).data as IDataObject;
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
-import { returnAllAndLimit } from '../../helpers/fields';
+import { readBatchingField, returnAllAndLimit } from '../../helpers/fields';
 import { readReturnAllAndLimit } from '../../helpers/lists';
 import { simplifyIfWanted, simplifyProperty } from '../../helpers/simplify';
 import { countryCode, currencyCode, InvalidInput, optionalText } from '../../helpers/validation';
@@ -52,7 +52,11 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	readBatchingField,
 ];
+
+/** A read: the router may request several items at once (Batching). */
+export const reads = true;
 
 export const description = forOperation('beneficiary', 'getAll', properties);
 

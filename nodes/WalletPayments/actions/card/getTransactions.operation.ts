@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
-import { returnAllAndLimit } from '../../helpers/fields';
+import { readBatchingField, returnAllAndLimit } from '../../helpers/fields';
 import { readReturnAllAndLimit } from '../../helpers/lists';
 import { simplifyIfWanted, simplifyProperty } from '../../helpers/simplify';
 import { InvalidInput } from '../../helpers/validation';
@@ -34,7 +34,11 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	readBatchingField,
 ];
+
+/** A read: the router may request several items at once (Batching). */
+export const reads = true;
 
 export const description = forOperation('card', 'getTransactions', properties);
 

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { getCountryRequirements } from '../../helpers/destination';
 import { forOperation } from '../../helpers/displayOptions';
+import { readBatchingField } from '../../helpers/fields';
 import { countryCode } from '../../helpers/validation';
 
 const properties: INodeProperties[] = [
@@ -15,7 +16,11 @@ const properties: INodeProperties[] = [
 		description: 'Two-letter code of the payout country (ISO 3166-1 alpha-2)',
 		hint: 'The answer lists, per destination type, the fields a beneficiary in this country needs',
 	},
+	readBatchingField,
 ];
+
+/** A read: the router may request several items at once (Batching). */
+export const reads = true;
 
 export const description = forOperation('country', 'getRequirements', properties);
 

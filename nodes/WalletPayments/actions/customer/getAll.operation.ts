@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
-import { returnAllAndLimit } from '../../helpers/fields';
+import { readBatchingField, returnAllAndLimit } from '../../helpers/fields';
 import { readReturnAllAndLimit } from '../../helpers/lists';
 import { simplifyIfWanted, simplifyProperty } from '../../helpers/simplify';
 import { optionalText } from '../../helpers/validation';
@@ -30,7 +30,11 @@ const properties: INodeProperties[] = [
 			{ displayName: 'Phone', name: 'phone', type: 'string', default: '', description: 'Only customers whose phone number matches this text' },
 		],
 	},
+	readBatchingField,
 ];
+
+/** A read: the router may request several items at once (Batching). */
+export const reads = true;
 
 export const description = forOperation('customer', 'getAll', properties);
 

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
+import { readBatchingField } from '../../helpers/fields';
 import { simplifyIfWanted, simplifyProperty } from '../../helpers/simplify';
 import { requiredText } from '../../helpers/validation';
 import { apiRequest } from '../../transport/request';
@@ -16,7 +17,11 @@ const properties: INodeProperties[] = [
 		hint: 'The answer gives amounts in major units as text (e.g. "10.50")',
 	},
 	simplifyProperty('transaction'),
+	readBatchingField,
 ];
+
+/** A read: the router may request several items at once (Batching). */
+export const reads = true;
 
 export const description = forOperation('transaction', 'get', properties);
 
