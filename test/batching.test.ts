@@ -6,24 +6,11 @@
  */
 import type { IDataObject, INodeParameters, NodeApiError } from 'n8n-workflow';
 
+import { maxInFlight } from './helpers/inFlight';
 import { useSandbox } from './helpers/sandbox';
-import type { RecordedRequest } from './sandbox';
 import { createBeneficiary, initiatePayout } from './operations/wallet-support';
 
 const fixture = useSandbox();
-
-/** The most requests the sandbox was answering at the same moment. */
-function maxInFlight(requests: RecordedRequest[]): number {
-	const edges = requests.flatMap((r) => [
-		[r.startedMs!, 1],
-		[r.finishedMs!, -1],
-	]);
-	edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-	let current = 0;
-	let most = 0;
-	for (const [, step] of edges) most = Math.max(most, (current += step));
-	return most;
-}
 
 async function transactions(count: number): Promise<string[]> {
 	const ids: string[] = [];
