@@ -378,3 +378,50 @@ describe('latency', () => {
 		expect(((await res.json()) as { data: { latency: unknown } }).data.latency).toEqual({ fixedMs: 50, jitterMs: 10 });
 	});
 });
+
+describe('settlement after a delay', () => {
+	afterEach(() => sandbox.configure({ settlement: { delayMs: null } }));
+	const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+	const statusOf = async (id: string) => (await api('GET', `/api/v2/transactions/${id}`)).body.data.status;
+
+	it('payouts settle by themselves; a rule fails one beneficiary’s and reverses another’s, refunding the wallet', async () => {
+		const [ok, failing, reversing] = [await createBeneficiary(), await createBeneficiary(), await createBeneficiary()];
+		sandbox.configure({
+			settlement: {
+				delayMs: 150,
+				rules: [
+					{ beneficiaryId: failing, outcome: 'failed', reason: 'Account closed' },
+					{ beneficiaryId: reversing, outcome: 'reversed', reason: 'Returned by the bank' },
+				],
+			},
+		});
+		const before = sandbox.state.wallets.USD;
+		const ids: string[] = [];
+		for (const beneficiaryId of [ok, failing, reversing]) {
+			const res = await api('POST', PAYOUT, { ...PAYOUT_BODY, beneficiaryId });
+			ids.push(res.body.data.id);
+		}
+		expect(await Promise.all(ids.map(statusOf))).toEqual(['initiated', 'initiated', 'initiated']);
+		await wait(250);
+		expect(await Promise.all(ids.map(statusOf))).toEqual(['success', 'failed', 'success']);
+		await wait(200);
+		expect(await Promise.all(ids.map(statusOf))).toEqual(['success', 'failed', 'reversed']);
+		expect((await api('GET', `/api/v2/transactions/${ids[1]}`)).body.data.failedReason).toBe('Account closed');
+		expect(sandbox.state.wallets.USD).toBe(before - PAYOUT_DEBIT);
+		expect(sandbox.deliveries.map((d) => d.event).sort()).toEqual([]); // no webhook URL configured in this suite
+	});
+
+	it('a control settles it first: the automatic settlement then does nothing', async () => {
+		const beneficiaryId = await createBeneficiary();
+		sandbox.configure({ settlement: { delayMs: 100 } });
+		const id = (await api('POST', PAYOUT, { ...PAYOUT_BODY, beneficiaryId })).body.data.id;
+		await sandbox.controls.failPayout(id, 'by hand');
+		await wait(200);
+		expect(await statusOf(id)).toBe('failed');
+	});
+
+	it('is validated', () => {
+		expect(() => sandbox.configure({ settlement: { delayMs: -5 } })).toThrow(/settlement must be/);
+		expect(() => sandbox.configure({ settlement: { delayMs: 10, rules: [{ outcome: 'failed' } as never] } })).toThrow(/settlement must be/);
+	});
+});

@@ -24,6 +24,7 @@ function optionalText(body: JsonObject, field: string): string | undefined {
 const CONTROL_CALLS: { [K in keyof Controls]: (controls: Controls, body: JsonObject) => unknown } = {
 	settlePayout: (c, b) => c.settlePayout(text(b, 'transactionId')),
 	failPayout: (c, b) => c.failPayout(text(b, 'transactionId'), optionalText(b, 'reason')),
+	reversePayout: (c, b) => c.reversePayout(text(b, 'transactionId'), optionalText(b, 'reason')),
 	setBeneficiaryStatus: (c, b) =>
 		c.setBeneficiaryStatus(text(b, 'beneficiaryId'), text(b, 'status') as BeneficiaryStatus),
 	completeCardCreation: (c, b) => c.completeCardCreation(text(b, 'cardId')),

@@ -2,7 +2,14 @@
  * Options with their defaults applied, and run-time configuration changes.
  */
 import { badRequest } from './errors';
-import type { ReferenceMode, SandboxConfigPatch, SandboxOptions, WebhookAlgorithm } from './types';
+import type {
+	ReferenceMode,
+	SandboxConfigPatch,
+	SandboxOptions,
+	SettlementOptions,
+	SettlementRule,
+	WebhookAlgorithm,
+} from './types';
 import { isObject } from './validation';
 
 export interface WebhookConfig {
@@ -26,6 +33,7 @@ export interface SandboxConfig {
 	autoIssueCards: boolean;
 	references: ReferenceMode;
 	latency: { fixedMs: number; jitterMs: number };
+	settlement: { delayMs: number | null; rules: SettlementRule[] };
 	now: () => Date;
 }
 
@@ -51,10 +59,16 @@ export function resolveOptions(options: SandboxOptions = {}): SandboxConfig {
 		autoIssueCards: options.autoIssueCards ?? false,
 		references: 'unique',
 		latency: { fixedMs: 0, jitterMs: 0 },
+		settlement: { delayMs: null, rules: [] },
 		now: options.now ?? (() => new Date()),
 	};
 	// Through the patch so a bad value is refused the same way at start and at run time.
-	applyConfigPatch(config, { webhook: options.webhook, references: options.references, latency: options.latency });
+	applyConfigPatch(config, {
+		webhook: options.webhook,
+		references: options.references,
+		latency: options.latency,
+		settlement: options.settlement,
+	});
 	return config;
 }
 
@@ -110,14 +124,36 @@ export function applyConfigPatch(config: SandboxConfig, patch: SandboxConfigPatc
 	if (latency !== undefined && (!isObject(latency) || typeof latency.fixedMs !== 'number' || !milliseconds(latency.fixedMs) || !milliseconds(latency.jitterMs))) {
 		errors.push('latency must be { fixedMs, jitterMs? } in milliseconds, 0 to 60000');
 	}
+	const settlement = patch.settlement;
+	if (settlement !== undefined && !isSettlement(settlement)) {
+		errors.push('settlement must be { delayMs: number (0 to 600000) or null, rules?: [{ beneficiaryId? or accountNumber?, outcome: failed or reversed, reason? }] }');
+	}
 	if (errors.length > 0) throw badRequest(errors);
 	config.webhook = next;
 	if (typeof patch.autoIssueCards === 'boolean') config.autoIssueCards = patch.autoIssueCards;
 	if (isReferenceMode(references)) config.references = references;
+	if (isSettlement(settlement)) config.settlement = { delayMs: settlement.delayMs, rules: [...(settlement.rules ?? [])] };
 	if (isObject(latency)) config.latency = { fixedMs: latency.fixedMs as number, jitterMs: (latency.jitterMs as number | undefined) ?? 0 };
+}
+
+function isSettlement(value: unknown): value is SettlementOptions {
+	if (!isObject(value)) return false;
+	const delay = value.delayMs;
+	if (delay !== null && !(typeof delay === 'number' && delay >= 0 && delay <= 600000)) return false;
+	if (value.rules === undefined) return true;
+	return (
+		Array.isArray(value.rules) &&
+		value.rules.every(
+			(rule) =>
+				isObject(rule) &&
+				(rule.outcome === 'failed' || rule.outcome === 'reversed') &&
+				(typeof rule.beneficiaryId === 'string' || typeof rule.accountNumber === 'string') &&
+				(rule.reason === undefined || typeof rule.reason === 'string'),
+		)
+	);
 }
 
 /** The run-time configuration as shown by `GET /__sandbox/config`. */
 export function configView(config: SandboxConfig) {
-	return { webhook: config.webhook, autoIssueCards: config.autoIssueCards, references: config.references, latency: config.latency };
+	return { webhook: config.webhook, autoIssueCards: config.autoIssueCards, references: config.references, latency: config.latency, settlement: config.settlement };
 }

@@ -4,6 +4,7 @@
 import type { SandboxConfig } from './config';
 import type { SandboxState } from './state';
 import type { Controls } from './types';
+import type { Settlement } from './settlement';
 import type { WebhookDispatcher } from './webhooks';
 
 export interface SandboxContext {
@@ -11,6 +12,7 @@ export interface SandboxContext {
 	state: SandboxState;
 	webhooks: WebhookDispatcher;
 	controls: Controls;
+	settlement: Settlement;
 }
 
 /** The injectable clock as an ISO timestamp. */

@@ -106,6 +106,16 @@ export function createControls(ctx: SandboxContext): Controls {
 			return emit('payout.transfer.failed', payoutEventData(tx), [tx.callbackUrl]);
 		},
 
+		async reversePayout(transactionId, reason = 'Payout reversed by the destination') {
+			const tx = findPayout(transactionId);
+			if (tx.status !== 'success') throw badRequest(`Only a settled payout can be reversed (status ${tx.status})`);
+			creditWallet(ctx.state, tx.currency, tx.centAmount + tx.centFees);
+			tx.status = 'reversed';
+			tx.failedReason = reason;
+			touch(tx);
+			return emit('payout.transfer.reversed', payoutEventData(tx), [tx.callbackUrl]);
+		},
+
 		async setBeneficiaryStatus(beneficiaryId, status) {
 			const wanted = String(status ?? '').toUpperCase();
 			if (!isBeneficiaryStatus(wanted)) {

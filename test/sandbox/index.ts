@@ -15,6 +15,7 @@ import { FailureRules } from './failures';
 import { API_ROUTES } from './routes';
 import { applySeed } from './seed';
 import { createSandboxServer } from './server';
+import { createSettlement } from './settlement';
 import { clearState, createState } from './state';
 import type { RecordedRequest, Sandbox, SandboxOptions } from './types';
 import { WebhookDispatcher } from './webhooks';
@@ -29,6 +30,8 @@ export type {
 	FailureRule,
 	RecordedRequest,
 	Latency,
+	SettlementOptions,
+	SettlementRule,
 	ReferenceMode,
 	Sandbox,
 	SandboxConfigPatch,
@@ -53,6 +56,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const webhooks = new WebhookDispatcher(() => config.webhook, config.now);
 	const ctx = { config, state, webhooks } as SandboxContext;
 	ctx.controls = createControls(ctx);
+	ctx.settlement = createSettlement(ctx);
 	const failures = new FailureRules();
 	const requests: RecordedRequest[] = [];
 	applySeed(ctx);
@@ -72,6 +76,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			requests.length = 0;
 			failures.clear();
 			webhooks.clear();
+			ctx.settlement.cancel();
 			applySeed(ctx);
 		},
 		deliveries: webhooks.deliveries,
@@ -81,6 +86,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		idle: () => webhooks.idle(),
 		close: async () => {
 			webhooks.cancel();
+			ctx.settlement.cancel();
 			await http.close();
 		},
 	};

@@ -48,6 +48,8 @@ export interface SandboxOptions {
 	references?: ReferenceMode;
 	/** Added to every API answer, as a real service's round trip. Default none. */
 	latency?: Latency;
+	/** Payouts settle by themselves after a delay. Default off. */
+	settlement?: SettlementOptions;
 	/** Clock, for expiry tests. Default () => new Date(). */
 	now?: () => Date;
 }
@@ -58,6 +60,24 @@ export interface SandboxConfigPatch {
 	autoIssueCards?: boolean;
 	references?: ReferenceMode;
 	latency?: Latency;
+	settlement?: SettlementOptions;
+}
+
+/**
+ * Payouts reach a final status `delayMs` after they were sent (v2) or finalized (legacy); null
+ * turns it off. A rule makes the payouts of a beneficiary (or an account number) fail, or settle
+ * and be reversed `delayMs` later; the others succeed.
+ */
+export interface SettlementOptions {
+	delayMs: number | null;
+	rules?: SettlementRule[];
+}
+
+export interface SettlementRule {
+	beneficiaryId?: string;
+	accountNumber?: string;
+	outcome: 'failed' | 'reversed';
+	reason?: string;
 }
 
 /** Every API request waits `fixedMs` plus a uniform random 0..`jitterMs` before it is handled. */
@@ -146,6 +166,8 @@ export interface Controls {
 	settlePayout(transactionId: string): Promise<ControlResult>;
 	/** Payout → failed, wallet refunded; payout.transfer.failed. */
 	failPayout(transactionId: string, reason?: string): Promise<ControlResult>;
+	/** Settled payout → reversed, wallet refunded; payout.transfer.reversed. */
+	reversePayout(transactionId: string, reason?: string): Promise<ControlResult>;
 	/** beneficiary.status.changed. */
 	setBeneficiaryStatus(beneficiaryId: string, status: BeneficiaryStatus): Promise<ControlResult>;
 	/** Pending card → issued (number, cvv, balance); virtualcard.created.success. */

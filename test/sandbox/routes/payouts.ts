@@ -120,7 +120,7 @@ export const payoutRoutes: Route[] = [
 				target: beneficiary ?? target!, // one of the two is set once done() passed
 				callbackUrl: null,
 			});
-			return { message: 'Payout initialized successfully', data: payoutView(tx) };
+			return { message: 'Payout initialized successfully', data: payoutView(tx), afterResponse: () => ctx.settlement.schedule(tx) };
 		},
 	},
 	{
@@ -169,7 +169,11 @@ export const payoutRoutes: Route[] = [
 			tx.status = 'pending';
 			tx.finalizedAt = timestamp(ctx);
 			tx.updatedAt = tx.finalizedAt;
-			return { message: 'Payout finalized successfully', data: legacyFinalizeView(tx) };
+			return {
+				message: 'Payout finalized successfully',
+				data: legacyFinalizeView(tx),
+				afterResponse: () => ctx.settlement.schedule(tx),
+			};
 		},
 	},
 ];
