@@ -36,6 +36,7 @@ export type {
 	Sandbox,
 	SandboxConfigPatch,
 	SandboxOptions,
+	TlsOptions,
 	WebhookAlgorithm,
 	WebhookOptions,
 } from './types';
@@ -44,6 +45,7 @@ export { ApiError } from './errors';
 export { signBody } from './webhooks';
 export { isLuhnValid } from './card-numbers';
 export { COUNTRIES } from './countries';
+export { selfSignedCertificate, type SelfSignedCertificate } from './tls';
 
 function urlHost(host: string): string {
 	if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
@@ -84,6 +86,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		state,
 		configure: (patch) => applyConfigPatch(config, patch),
 		idle: () => webhooks.idle(),
+		openConnections: () => http.openConnections(),
 		close: async () => {
 			webhooks.cancel();
 			ctx.settlement.cancel();
@@ -97,6 +100,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		failures,
 		requests,
 		admin: (method, name, body) => runAdminRoute(sandbox, config, method, name, body),
+		tls: options.tls,
 	});
 	await new Promise<void>((resolve, reject) => {
 		http.server.once('error', reject);
@@ -107,6 +111,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	});
 	const port = (http.server.address() as AddressInfo).port;
 	sandbox.port = port;
-	sandbox.url = `http://${urlHost(config.host)}:${port}`;
+	sandbox.url = `${options.tls ? 'https' : 'http'}://${urlHost(config.host)}:${port}`;
 	return sandbox;
 }

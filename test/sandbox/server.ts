@@ -4,6 +4,7 @@
  * endpoints bypass recording, injection and auth.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'http';
+import https from 'https';
 import type { Socket } from 'net';
 
 import type { SandboxContext } from './context';
@@ -11,7 +12,7 @@ import { sendFailure, sendSuccess } from './envelope';
 import { ApiError, badRequest } from './errors';
 import { applyFailure, type FailureRules } from './failures';
 import { matchRoute, type Route } from './router';
-import type { RecordedRequest } from './types';
+import type { RecordedRequest, TlsOptions } from './types';
 import { isObject, type JsonObject } from './validation';
 
 export interface ServerParts {
@@ -21,10 +22,14 @@ export interface ServerParts {
 	requests: RecordedRequest[];
 	/** Serves `/__sandbox/<name>`. */
 	admin: (method: string, name: string, body: JsonObject) => Promise<{ message: string; data: unknown }>;
+	/** Serve HTTPS with this key and certificate instead of plain HTTP. */
+	tls?: TlsOptions;
 }
 
 export interface SandboxServer {
-	server: http.Server;
+	server: http.Server | https.Server;
+	/** Connections open right now (kept-alive idle ones included). */
+	openConnections(): number;
 	/** Stops listening, drops every open connection and pending timer. */
 	close(): Promise<void>;
 }
@@ -80,6 +85,14 @@ export function createSandboxServer(parts: ServerParts): SandboxServer {
 	const { ctx, routes, failures, requests, admin } = parts;
 	const sockets = new Set<Socket>();
 	const timers = new Set<NodeJS.Timeout>();
+	// Connection numbers, in the order connections brought their first request.
+	const connectionIds = new WeakMap<object, number>();
+	let connections = 0;
+	const connectionOf = (socket: object) => {
+		let id = connectionIds.get(socket);
+		if (id === undefined) connectionIds.set(socket, (id = ++connections));
+		return id;
+	};
 
 	const later = (ms: number, fn: () => void) => {
 		const timer = setTimeout(() => {
@@ -101,6 +114,7 @@ export function createSandboxServer(parts: ServerParts): SandboxServer {
 			body: tryParse(raw),
 			at: ctx.config.now().toISOString(),
 			startedMs: Date.now(),
+			connection: connectionOf(req.socket),
 		};
 		requests.push(recorded);
 		res.once('close', () => (recorded.finishedMs = Date.now()));
@@ -155,14 +169,17 @@ export function createSandboxServer(parts: ServerParts): SandboxServer {
 		}
 	}
 
-	const server = http.createServer((req, res) => void handle(req, res));
-	server.on('connection', (socket) => {
+	const listener = (req: IncomingMessage, res: ServerResponse) => void handle(req, res);
+	const server = parts.tls ? https.createServer({ key: parts.tls.key, cert: parts.tls.cert }, listener) : http.createServer(listener);
+	// For HTTPS too this is the TCP socket, so close() below drops TLS connections as well.
+	server.on('connection', (socket: Socket) => {
 		sockets.add(socket);
 		socket.on('close', () => sockets.delete(socket));
 	});
 
 	return {
 		server,
+		openConnections: () => sockets.size,
 		close: () =>
 			new Promise<void>((resolve) => {
 				for (const timer of timers) clearTimeout(timer);

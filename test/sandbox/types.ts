@@ -50,8 +50,19 @@ export interface SandboxOptions {
 	latency?: Latency;
 	/** Payouts settle by themselves after a delay. Default off. */
 	settlement?: SettlementOptions;
+	/**
+	 * Serve HTTPS with this key and certificate (PEM) instead of plain HTTP; `url` then starts
+	 * with https://. Default: plain HTTP. `selfSignedCertificate()` (tls.ts) makes a pair.
+	 */
+	tls?: TlsOptions;
 	/** Clock, for expiry tests. Default () => new Date(). */
 	now?: () => Date;
+}
+
+/** A PEM private key and certificate for `SandboxOptions.tls`. */
+export interface TlsOptions {
+	key: string | Buffer;
+	cert: string | Buffer;
 }
 
 /** Run-time changes (JS `sandbox.configure` or `POST /__sandbox/config`). */
@@ -98,6 +109,11 @@ export interface RecordedRequest {
 	/** Wall-clock milliseconds (Date.now) when it arrived and when its answer was finished. */
 	startedMs?: number;
 	finishedMs?: number;
+	/**
+	 * The connection it came on, numbered in the order connections brought their first request
+	 * (1, 2, …). Requests sharing a number were sent over one kept-alive connection.
+	 */
+	connection?: number;
 }
 
 export interface FailureRule {
@@ -214,5 +230,7 @@ export interface Sandbox {
 	configure(patch: SandboxConfigPatch): void;
 	/** Resolves when no webhook delivery is in flight (retries included). */
 	idle(): Promise<void>;
+	/** TCP connections open right now, idle kept-alive ones included. */
+	openConnections(): number;
 	close(): Promise<void>;
 }
