@@ -33,8 +33,8 @@ describe('the node as an AI Agent tool', () => {
 		expect(description.usableAsTool).toBe(true);
 	});
 
-	test('has all 21 operations, each with a description and an action an agent can act on', () => {
-		expect(operations).toHaveLength(21);
+	test('has all 22 operations, each with a description and an action an agent can act on', () => {
+		expect(operations).toHaveLength(22);
 		for (const [, operation] of operations) {
 			expect(operation.description?.length).toBeGreaterThan(30);
 			expect(operation.action).toMatch(/^[A-Z]/);

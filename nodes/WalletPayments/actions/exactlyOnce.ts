@@ -17,6 +17,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { processedStore } from '../../shared/processedStore';
 import { derivedKey, optionalKey, referenceFromKey } from '../helpers/idempotency';
+import type { WaitSettings } from '../helpers/settlement';
 import { optionalText } from '../helpers/validation';
 import { outcomeOf } from '../transport/errors';
 import { apiRequest } from '../transport/request';
@@ -31,6 +32,8 @@ export interface GuardedRequest {
 	movesMoney?: boolean;
 	/** The service's answer as this item's output (e.g. with card details masked). */
 	present?: (data: IDataObject) => IDataObject;
+	/** After sending, check the new transaction until its status is final (payouts). */
+	waitForFinal?: WaitSettings;
 	/** What an earlier run created, looked up by its reference, where the API can. */
 	findExisting?: (context: IExecuteFunctions, reference: string) => Promise<IDataObject | undefined>;
 }

@@ -4,6 +4,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { DEFAULT_ITEMS_PER_BATCH } from '../helpers/fields';
 
 import { runOrigin } from '../helpers/idempotency';
+import { settlementFields, waitForFinalStatus } from '../helpers/settlement';
 import { InvalidInput } from '../helpers/validation';
 import { isGuarded, prepareItem, sendItem, type GuardedOperation, type PreparedItem } from './exactlyOnce';
 import * as beneficiary from './beneficiary';
@@ -19,6 +20,8 @@ type Operation = {
 	execute: (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
 	/** A read: its items may be requested several at once (the Batching option). */
 	reads?: boolean;
+	/** Items per Batch when the user sets none (DEFAULT_ITEMS_PER_BATCH otherwise). */
+	itemsPerBatchDefault?: number;
 };
 
 const resources: Record<string, Record<string, unknown>> = {
@@ -136,9 +139,9 @@ interface Batching {
 }
 
 /** The read operation's Batching option (the first item's: it applies to the whole run). */
-function readBatching(context: IExecuteFunctions): Batching {
+function readBatching(context: IExecuteFunctions, itemsPerBatchDefault = DEFAULT_ITEMS_PER_BATCH): Batching {
 	const batching = context.getNodeParameter('batching', 0, {}) as IDataObject;
-	const itemsPerBatch = Number(batching.itemsPerBatch ?? DEFAULT_ITEMS_PER_BATCH);
+	const itemsPerBatch = Number(batching.itemsPerBatch ?? itemsPerBatchDefault);
 	const batchInterval = Number(batching.batchInterval ?? 0);
 	if (!Number.isInteger(itemsPerBatch) || itemsPerBatch < 1) {
 		throw new NodeOperationError(context.getNode(), `Invalid "Items per Batch": must be a whole number of 1 or more, not ${String(batching.itemsPerBatch)}`);
@@ -165,24 +168,41 @@ function inItemOrder(
 /**
  * Operations that create something at the service run in two passes: every item is built and
  * validated first (a bad row stops the run before any money moves), then the items are sent one
- * at a time, in order, each at most once (exactlyOnce.ts).
+ * at a time, in order, each at most once (exactlyOnce.ts). Items that asked to wait for their
+ * final status then wait together (reads only, so many at once).
  */
 async function runGuarded(context: IExecuteFunctions, operation: GuardedOperation, indexes: number[]) {
 	const origin = runOrigin(context);
 	const prepared = await eachItem(context, indexes, async (itemIndex) => await prepareItem(context, operation, itemIndex, origin));
+	const preparedItem = (itemIndex: number) => (prepared.get(itemIndex) as { ok: true; value: PreparedItem }).value;
 	const sent = await eachItem(
 		context,
 		indexes.filter((itemIndex) => prepared.get(itemIndex)!.ok),
-		async (itemIndex) => {
-			const item = prepared.get(itemIndex) as { ok: true; value: PreparedItem };
-			return context.helpers.returnJsonArray(await sendItem(context, item.value));
-		},
+		async (itemIndex) => await sendItem(context, preparedItem(itemIndex)),
 	);
-	for (const [itemIndex, result] of prepared) {
-		if (!result.ok) sent.set(itemIndex, result);
+	const toWait = [...sent.entries()]
+		.filter(([itemIndex, result]) => result.ok && preparedItem(itemIndex).request.waitForFinal && typeof result.value.id === 'string' && !result.value.alreadySubmitted)
+		.map(([itemIndex]) => itemIndex);
+	const waited = await eachItemBatched(context, toWait, { itemsPerBatch: WAITING_AT_ONCE, batchInterval: 0 }, async (itemIndex) => {
+		const json = (sent.get(itemIndex) as { ok: true; value: IDataObject }).value;
+		try {
+			const settlement = await waitForFinalStatus(context, json.id as string, preparedItem(itemIndex).request.waitForFinal!);
+			return { ...json, ...settlementFields(settlement) };
+		} catch (error) {
+			// The payout was sent: a failed check does not make it a failed item.
+			return { ...json, settled: false, finalStatus: null, waitError: (error as Error).message };
+		}
+	});
+	const outputs = new Map<number, ItemResult<INodeExecutionData[]>>();
+	for (const itemIndex of indexes) {
+		const result = waited.get(itemIndex) ?? sent.get(itemIndex) ?? prepared.get(itemIndex)!;
+		outputs.set(itemIndex, result.ok ? { ok: true, value: context.helpers.returnJsonArray(result.value as IDataObject) } : result);
 	}
-	return inItemOrder(context, indexes, sent);
+	return inItemOrder(context, indexes, outputs);
 }
+
+/** How many sent items wait for their final status at the same time (each check is one read). */
+const WAITING_AT_ONCE = 100;
 
 /** Runs the chosen operation for every input item; the outputs keep the items' order. */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -195,7 +215,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const { execute } = found;
 	const run = async (itemIndex: number) => await execute.call(this, itemIndex);
 	const results = found.reads
-		? await eachItemBatched(this, indexes, readBatching(this), run)
+		? await eachItemBatched(this, indexes, readBatching(this, found.itemsPerBatchDefault), run)
 		: await eachItem(this, indexes, run);
 	return [inItemOrder(this, indexes, results)];
 }

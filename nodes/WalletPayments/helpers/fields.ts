@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE } from '../transport/pagination';
 import { REFERENCE_HINT } from './idempotency';
+import { waitProperties } from './settlement';
 
 /** Return All / Limit, as on n8n's built-in "Get Many" operations. */
 export const returnAllAndLimit: INodeProperties[] = [
@@ -86,6 +87,24 @@ export const duplicateProtectionField: INodeProperties = {
 		},
 	],
 };
+
+/**
+ * "Wait for Final Status" on an operation that sends a payout: after sending, the router checks
+ * the new transaction until it settles (helpers/settlement.ts).
+ */
+export function waitForFinalStatusProperties(): INodeProperties[] {
+	return [
+		{
+			displayName: 'Wait for Final Status',
+			name: 'waitForFinalStatus',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to check each payout after sending it until it settles, fails or is reversed, and output settled, finalStatus, waitedSeconds and checks with it. The payouts are sent first, one at a time; then they wait together.',
+		},
+		...waitProperties({ waitForFinalStatus: [true] }),
+	];
+}
 
 /** Requests a read operation keeps in flight at once by default (README, "Performance"). */
 export const DEFAULT_ITEMS_PER_BATCH = 10;

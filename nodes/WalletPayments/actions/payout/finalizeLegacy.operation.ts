@@ -1,8 +1,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
-import { duplicateProtectionField } from '../../helpers/fields';
+import { duplicateProtectionField, waitForFinalStatusProperties } from '../../helpers/fields';
 import { requiredText } from '../../helpers/validation';
+import { waitSettingsIfAsked } from '../../helpers/settlement';
 import type { GuardedRequest } from '../exactlyOnce';
 
 const properties: INodeProperties[] = [
@@ -16,11 +17,12 @@ const properties: INodeProperties[] = [
 			'The ID returned by Payout → Initiate (Legacy). Finalize within about 4 minutes of initiating. The answer gives amount, fees and spotPrice as text, as the service sends them.',
 	},
 	duplicateProtectionField,
+	...waitForFinalStatusProperties(),
 ];
 
 export const description = forOperation('payout', 'finalizeLegacy', properties);
 
 export async function prepare(this: IExecuteFunctions, itemIndex: number): Promise<GuardedRequest> {
 	const transactionId = requiredText(this.getNodeParameter('transactionId', itemIndex), 'Transaction ID', 100);
-	return { endpoint: '/api/v1/wallets/payout/finalize', body: { transactionId } };
+	return { endpoint: '/api/v1/wallets/payout/finalize', body: { transactionId }, waitForFinal: waitSettingsIfAsked(this, itemIndex) };
 }

@@ -2,7 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { destinationProperties, readDestination } from '../../helpers/destination';
 import { forOperation } from '../../helpers/displayOptions';
-import { customerEmailField, duplicateProtectionField, sourceWalletCurrencyField } from '../../helpers/fields';
+import {
+	customerEmailField,
+	duplicateProtectionField,
+	sourceWalletCurrencyField,
+	waitForFinalStatusProperties,
+} from '../../helpers/fields';
 import { beneficiaryLocator, locatorValue } from '../../helpers/locators';
 import {
 	countryCode,
@@ -12,6 +17,7 @@ import {
 	requiredText,
 } from '../../helpers/validation';
 import { readMinorAmount } from '../../helpers/units';
+import { waitSettingsIfAsked } from '../../helpers/settlement';
 import type { GuardedRequest } from '../exactlyOnce';
 import { payoutAmountProperties } from './payoutAmount';
 
@@ -72,6 +78,7 @@ const properties: INodeProperties[] = [
 	},
 	...destinationProperties(INLINE),
 	duplicateProtectionField,
+	...waitForFinalStatusProperties(),
 ];
 
 export const description = forOperation('payout', 'initiate', properties);
@@ -128,5 +135,5 @@ export async function prepare(this: IExecuteFunctions, itemIndex: number): Promi
 		description: requiredText(this.getNodeParameter('description', itemIndex), 'Description'),
 		...(await readBeneficiary(this, itemIndex)),
 	};
-	return { endpoint: '/api/v2/wallets/payout/initialize', body };
+	return { endpoint: '/api/v2/wallets/payout/initialize', body, waitForFinal: waitSettingsIfAsked(this, itemIndex) };
 }

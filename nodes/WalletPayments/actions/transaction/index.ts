@@ -1,8 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import * as get from './get.operation';
+import * as waitForFinal from './waitForFinal.operation';
 
-export { get };
+export { get, waitForFinal };
 
 export const description: INodeProperties[] = [
 	{
@@ -18,8 +19,16 @@ export const description: INodeProperties[] = [
 				description: 'Reads one payout, collection or swap transaction by ID, with its current status. Moves no money.',
 				action: 'Get a transaction',
 			},
+			{
+				name: 'Wait for Final Status',
+				value: 'waitForFinal',
+				description:
+					'Checks a payout until it settles, fails or is reversed (or a maximum wait runs out), checking less and less often. Moves no money.',
+				action: 'Wait for a transaction to settle',
+			},
 		],
 		default: 'get',
 	},
 	...get.description,
+	...waitForFinal.description,
 ];

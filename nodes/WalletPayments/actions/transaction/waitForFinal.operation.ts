@@ -1,0 +1,32 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { forOperation } from '../../helpers/displayOptions';
+import { readBatchingField } from '../../helpers/fields';
+import { readWaitSettings, settlementFields, waitForFinalStatus, waitProperties } from '../../helpers/settlement';
+import { requiredText } from '../../helpers/validation';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Transaction ID',
+		name: 'transactionId',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'The ID of a payout: the ID that Payout → Initiate or Finalize (Legacy) outputs',
+		hint: 'Output: the transaction as last read, with settled (true/false), finalStatus, waitedSeconds and checks',
+	},
+	...waitProperties(),
+	{ ...readBatchingField, description: 'How many items wait at the same time. Each check is one request.' },
+];
+
+export const description = forOperation('transaction', 'waitForFinal', properties);
+
+/** Reads only: many items wait at once (the Batching option; 100 by default). */
+export const reads = true;
+export const itemsPerBatchDefault = 100;
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const transactionId = requiredText(this.getNodeParameter('transactionId', itemIndex), 'Transaction ID', 100);
+	const settlement = await waitForFinalStatus(this, transactionId, readWaitSettings(this, itemIndex));
+	return this.helpers.returnJsonArray({ ...settlement.transaction, ...settlementFields(settlement) });
+}
