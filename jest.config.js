@@ -5,7 +5,7 @@ module.exports = {
 	testMatch: ['**/*.test.ts'],
 	testPathIgnorePatterns: ['/node_modules/', '\\.e2e\\.test\\.ts$'],
 	transform: {
-		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
+		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }],
 	},
 	setupFiles: ['<rootDir>/test/setup/quiet-logger.ts'],
 	setupFilesAfterEnv: ['<rootDir>/test/setup/deduplication.ts'],

@@ -1,0 +1,33 @@
+/**
+ * ESLint for the code that is not shipped: test/, scripts/ and bench/ (each has an
+ * eslint.config.mjs that re-exports this). `npm run lint` (scripts/lint.mjs) runs `n8n-node lint`
+ * with ESLint's config lookup from the linted file, so these folders use this config while
+ * nodes/, credentials/ and package.json get n8n's own config (the root eslint.config.mjs, kept
+ * identical to n8n's default: the CLI's strict mode checks that).
+ *
+ * Scoped overrides, nothing else: n8n's config as it is, minus the rules for code that runs
+ * inside n8n (the community-node rules forbid `process`, `fs`, `child_process`, timers and other
+ * imports, which a test harness or a benchmark needs, and `no-console`), and `_`-prefixed names
+ * allowed to stay unused (a destructured value a test leaves out on purpose).
+ */
+import { config as n8nConfig } from '@n8n/node-cli/eslint';
+import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
+
+const communityRulesOff = Object.fromEntries(
+	Object.keys(n8nCommunityNodesPlugin.rules).map((rule) => [`@n8n/community-nodes/${rule}`, 'off']),
+);
+
+export default [
+	...n8nConfig,
+	{
+		files: ['**/*.ts'],
+		rules: {
+			...communityRulesOff,
+			'no-console': 'off',
+			'@typescript-eslint/no-unused-vars': [
+				'error',
+				{ argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true },
+			],
+		},
+	},
+];

@@ -1,0 +1,2 @@
+// test/ is tooling, not shipped code: see scripts/eslint-tooling.mjs.
+export { default } from '../scripts/eslint-tooling.mjs';
