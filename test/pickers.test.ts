@@ -96,20 +96,49 @@ describe('searchCustomers (n8n-core LoadOptionsContext over real HTTP)', () => {
 		expect(result).toEqual({ results: [{ name: `${customer.firstName} ${customer.lastName} (customer0042@example.com)`, value: customer.id }] });
 	});
 
-	test('one word searches by first name; two words by first and last name', async () => {
-		const byFirst = await search('searchCustomers', { filter: 'Kwame' });
+	test('one word searches first names and last names (merged, no repeats); two words by first and last name', async () => {
+		const byWord = await search('searchCustomers', { filter: 'Kwame' });
+		const byLastName = await search('searchCustomers', { filter: 'Mensah' });
 		const byBoth = await search('searchCustomers', { filter: 'Kwame  Mensah' });
 		expect(received().map((request) => request.query)).toEqual([
 			{ firstName: 'Kwame', limit: '100' },
+			{ lastName: 'Kwame', limit: '100' },
+			{ firstName: 'Mensah', limit: '100' },
+			{ lastName: 'Mensah', limit: '100' },
 			{ firstName: 'Kwame', lastName: 'Mensah', limit: '100' },
 		]);
-		const kwames = serviceOrder().filter((customer) => customer.firstName === 'Kwame');
-		expect(byFirst.results.map((result) => result.value)).toEqual(kwames.map((customer) => customer.id));
+		const matches = (word: string) => [
+			...serviceOrder().filter((customer) => customer.firstName.includes(word)),
+			...serviceOrder().filter((customer) => customer.lastName.includes(word) && !customer.firstName.includes(word)),
+		];
+		expect(byWord.results.map((result) => result.value)).toEqual(matches('Kwame').map((customer) => customer.id));
+		// A last name typed on its own finds its customers.
+		const mensahs = serviceOrder().filter((customer) => customer.lastName === 'Mensah');
+		expect(mensahs.length).toBeGreaterThan(0);
+		expect(byLastName.results.map((result) => result.value)).toEqual(matches('Mensah').map((customer) => customer.id));
 		expect(byBoth.results.map((result) => result.value)).toEqual(
-			kwames.filter((customer) => customer.lastName === 'Mensah').map((customer) => customer.id),
+			serviceOrder()
+				.filter((customer) => customer.firstName === 'Kwame' && customer.lastName === 'Mensah')
+				.map((customer) => customer.id),
 		);
 		expect(byBoth.results.length).toBeGreaterThan(0);
-		expect(byBoth.results.length).toBeLessThan(byFirst.results.length);
+		expect(new Set(byWord.results.map((result) => result.value)).size).toBe(byWord.results.length);
+	});
+
+	test('one word matching many: both lists page on together through one token, every match once', async () => {
+		const seen: string[] = [];
+		let token: string | undefined;
+		let pages = 0;
+		do {
+			const page = await search('searchCustomers', { filter: 'a', paginationToken: token });
+			seen.push(...page.results.map((result) => String(result.value)));
+			token = page.paginationToken as string | undefined;
+			pages++;
+		} while (token && pages < 20);
+		const expected = serviceOrder().filter((customer) => customer.firstName.toLowerCase().includes('a') || customer.lastName.toLowerCase().includes('a'));
+		expect(pages).toBeGreaterThan(1);
+		expect(new Set(seen).size).toBe(seen.length);
+		expect(new Set(seen)).toEqual(new Set(expected.map((customer) => customer.id)));
 	});
 
 	test('no match: an empty list and no token', async () => {

@@ -210,6 +210,19 @@ describeE2E('the credential and the node in n8n’s editor API', () => {
 			expect(found.results).toEqual([{ name: expect.any(String), value: seeded.id }]);
 			expect(sandbox.requests[0].query).toMatchObject({ email: 'customer0003@example.com' });
 
+			// A last name typed on its own finds the customer (first-name and last-name look-ups, merged).
+			sandbox.clearRequests();
+			const byLastName = await dynamic<{ results: Array<{ name: string; value: string }> }>(
+				'resource-locator-results',
+				{ resource: 'customer', operation: 'update', customerId: { __rl: true, mode: 'list', value: '' } },
+				{ path: 'parameters.customerId', methodName: 'searchCustomers', filter: seeded.lastName! },
+			);
+			expect(byLastName.results.map((r) => r.value)).toContain(seeded.id);
+			expect(sandbox.requests.map((r) => r.query)).toEqual([
+				expect.objectContaining({ firstName: seeded.lastName }),
+				expect.objectContaining({ lastName: seeded.lastName }),
+			]);
+
 			const beneficiaries = await dynamic<{ results: Array<{ name: string; value: string }> }>(
 				'resource-locator-results',
 				{ resource: 'payout', operation: 'initiate', beneficiaryMode: 'id', beneficiaryId: { __rl: true, mode: 'list', value: '' } },
