@@ -11,6 +11,7 @@
  */
 import { randomUUID } from 'crypto';
 
+import type { SandboxConfigPatch } from '../sandbox';
 import type { PayoutRecord, CollectionRecord } from '../sandbox/state';
 import { calls, describeE2E, startStack, stopStack, type Stack } from './support/e2e';
 import { loadExamples, type Example } from './support/examples';
@@ -34,6 +35,14 @@ const PAYOUTS = 'WalletExPayout01';
 const REPORT = 'WalletExPayRpt01';
 const COLLECTIONS = 'WalletExCollect1';
 const CARDS = 'WalletExCardRule';
+const SETTLED = 'WalletExSettled1';
+
+/** Sandbox settings an example needs while it runs (the service settling payouts by itself). */
+const SETTINGS: Record<string, SandboxConfigPatch> = {
+	[SETTLED]: {
+		settlement: { delayMs: 1000, rules: [{ accountNumber: '254799000005', outcome: 'failed', reason: 'Mobile money account closed' }] },
+	},
+};
 
 const CUSTOMERS = 30;
 
@@ -126,7 +135,8 @@ describeE2E('example workflows in n8n', () => {
 		it(`runs "${ex.workflow.name}" (${ex.file}) without an error in any node`, async () => {
 			const { n8n, sandbox } = stack!;
 			sandbox.clearRequests();
-			const result = await n8n.executeOk(ex.workflow.id);
+			if (SETTINGS[ex.workflow.id]) sandbox.configure(SETTINGS[ex.workflow.id]);
+			const result = await n8n.executeOk(ex.workflow.id).finally(() => sandbox.configure({ settlement: { delayMs: null } }));
 			const runData = result.data.resultData.runData;
 			for (const name of walletNodeNames(ex)) {
 				expect(runData[name]).toBeDefined();
@@ -197,10 +207,42 @@ describeE2E('example workflows in n8n', () => {
 			// Each line stays paired with its payee.
 			expect(sent.map((item) => item.pairedItem)).toEqual(payees.map((_, i) => ({ item: i })));
 
-			const payouts = sandbox.state.transactions.filter((t): t is PayoutRecord => t.kind === 'payout');
+			// This example's payouts (the settlement example pays its own payees too).
+			const mine = new Set(created.map((b) => b.id));
+			const payouts = sandbox.state.transactions.filter((t): t is PayoutRecord => t.kind === 'payout' && mine.has(t.beneficiaryId ?? ''));
 			expect(payouts.map((p) => [p.id, p.beneficiaryId, p.centAmount, p.status])).toEqual(
 				sent.map((item, i) => [item.json.payoutId, created[i].id, Math.round(payees[i].amount * 100), 'initiated']),
 			);
+		});
+	});
+
+	describe('a payout run with settlement (payout-run-with-settlement.json)', () => {
+		it('pays each row once, waits for each to settle, and sums the run up in one item', () => {
+			const { result } = resultOf(SETTLED);
+			const paid = nodeOutput(result, 'Pay and Wait');
+			expect(paid.map((p) => [p.settled, p.finalStatus])).toEqual([
+				[true, 'success'],
+				[true, 'success'],
+				[true, 'failed'],
+				[true, 'success'],
+			]);
+			const [summary] = nodeOutput(result, 'Summary');
+			expect(summary).toEqual({
+				payees: 4,
+				byStatus: { success: 3, failed: 1 },
+				paidByCurrency: { KES: '8450.50' },
+				attention: [
+					{
+						payee: 'Achieng Njeri',
+						amount: 980,
+						currency: 'KES',
+						payoutId: paid[2].id,
+						outcome: 'failed',
+						reason: 'Mobile money account closed',
+					},
+				],
+				text: expect.stringContaining('Needs attention: Achieng Njeri (KES 980): failed — Mobile money account closed'),
+			});
 		});
 	});
 
