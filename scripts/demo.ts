@@ -12,7 +12,8 @@
  *
  * Environment: DEMO_N8N_PORT (5678), DEMO_SANDBOX_PORT (4010), DEMO_OWNER_EMAIL,
  * DEMO_OWNER_PASSWORD, DEMO_KEEP=1 (keep the folder), DEMO_VERBOSE=1 (n8n’s log on the console),
- * DEMO_EXAMPLES_DIR (default examples/),
+ * DEMO_EXAMPLES_DIR (default examples/), DEMO_SETTLE_MS (payouts settle after this many ms;
+ * default 5000, `off` to settle them by hand),
  * N8N_E2E_CACHE (where Node 24 and n8n are cached).
  */
 import { spawnSync } from 'child_process';
@@ -110,6 +111,12 @@ async function main(): Promise<void> {
 			seed: { customers: 25, beneficiaries: 25 },
 			autoIssueCards: true,
 			webhook: { secret: WEBHOOK_SECRET, ...(relay ? { url: relay.url } : {}) },
+			// Payouts settle by themselves, as a real service's do; the settlement example's
+			// payee at 254799000005 fails (DEMO_SETTLE_MS=off to settle by hand instead).
+			settlement: {
+				delayMs: process.env.DEMO_SETTLE_MS === 'off' ? null : Number(process.env.DEMO_SETTLE_MS ?? 5000),
+				rules: [{ accountNumber: '254799000005', outcome: 'failed', reason: 'Mobile money account closed' }],
+			},
 		});
 		say(`sandbox on ${sandbox.url} (API key ${sandbox.apiKey})`);
 
@@ -141,6 +148,7 @@ async function main(): Promise<void> {
 				`  Password:  ${OWNER.password}`,
 				'',
 				`  Credential "${DEMO_CREDENTIAL.name}" points at the sandbox ${sandbox.url}`,
+				`  Payouts settle by themselves after ${process.env.DEMO_SETTLE_MS === 'off' ? '(off: settle them by hand)' : `${Number(process.env.DEMO_SETTLE_MS ?? 5000) / 1000} s`}; the payee at 254799000005 fails.`,
 				`  Sandbox controls (settle payouts, pay collections, card events): POST ${sandbox.url}/__sandbox/<control>`,
 				`    e.g. curl -X POST ${sandbox.url}/__sandbox/settlePayout -H 'content-type: application/json' -d '{"transactionId":"…"}'`,
 				examples.length
