@@ -331,8 +331,8 @@ const rows: Row[] = [
 	// Swap → Get Quote
 	{ op: 'swap.getQuote', what: 'same source and target currency', set: { targetCurrency: 'usd' }, field: 'Target Currency', problem: /must differ from the source currency \(USD\)/ },
 	{ op: 'swap.getQuote', what: 'zero amount', set: { amount: 0 }, field: 'Amount (Major Units)', problem: NOT_POSITIVE },
-	{ op: 'swap.getQuote', what: 'three decimals', set: { amount: 10.555 }, field: 'Amount (Major Units)', problem: /has more than two decimals/ },
-	{ op: 'swap.getQuote', what: 'negative amount', set: { amount: -3 }, field: 'Amount (Major Units)', problem: /must be a positive number in major units/ },
+	{ op: 'swap.getQuote', what: 'three decimals', set: { amount: 10.555 }, field: 'Amount (Major Units)', problem: /10\.555 USD has 3 decimals, but USD has at most 2 decimals; the node does not round/ },
+	{ op: 'swap.getQuote', what: 'negative amount', set: { amount: -3 }, field: 'Amount (Major Units)', problem: /must be a positive decimal number such as 10\.50, not -3/ },
 	{ op: 'swap.getQuote', what: 'NaN amount', set: { amount: NAN }, field: 'Amount (Major Units)', problem: NOT_FINITE },
 	{ op: 'swap.getQuote', what: 'Infinity amount', set: { amount: INFINITY }, field: 'Amount (Major Units)', problem: NOT_FINITE },
 	{ op: 'swap.getQuote', what: 'blank target currency', set: { targetCurrency: BLANK }, field: 'Target Currency', problem: REQUIRED },

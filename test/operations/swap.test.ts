@@ -51,22 +51,40 @@ describe('Swap → Get Quote', () => {
 		expect((fixture.apiRequests()[0].body as IDataObject).amount).toBe(sent);
 	});
 
+	test.each([
+		['JPY', 1500, '1500'],
+		['KWD', 1.2, '1.200'],
+		['KWD', '0.125', '0.125'],
+	])('the decimals are the source currency’s: %s %p is sent as "%s"', async (sourceCurrency, amount, sent) => {
+		const body = await fixture.run(getQuote({ sourceCurrency, amount: typeof amount === 'string' ? `={{ "${amount}" }}` : amount }));
+		// The sandbox has wallets for some currencies only; what matters is what the node sent.
+		expect(body.error === undefined || (body.error as { httpCode?: string }).httpCode === '400').toBe(true);
+		expect((fixture.apiRequests()[0].body as IDataObject).amount).toBe(sent);
+	});
+
+	test('more decimals than the currency has are refused, never rounded: JPY 1500.5, USD 10.555', async () => {
+		expect((await fixture.run(getQuote({ sourceCurrency: 'JPY', amount: 1500.5 }))).error?.message).toBe(
+			'Invalid "Amount (Major Units)": 1500.5 JPY has 1 decimal, but JPY has no decimals; the node does not round (item 0)',
+		);
+		expect(fixture.apiRequests()).toHaveLength(0);
+	});
+
 	test('the amount field says plainly that it takes major units', async () => {
 		const { WalletPayments } = await import('../../nodes/WalletPayments/WalletPayments.node');
 		const amount = new WalletPayments().description.properties.find(
 			(property) => property.name === 'amount' && property.displayOptions?.show?.resource?.includes('swap'),
 		);
 		expect(amount?.displayName).toBe('Amount (Major Units)');
-		expect(amount?.description).toMatch(/MAJOR units.*10\.50 USD is 10\.50, not 1050/);
+		expect(amount?.description).toMatch(/MAJOR units, with at most the decimals the currency has \(USD 2, JPY 0, KWD 3\): 10\.50 USD is 10\.50, not 1050\. The service takes major units here/);
 		expect(amount?.hint).toMatch(/expires in about 250 seconds.*Swap → Finalize/);
 	});
 
 	describe('checks its input before sending anything', () => {
 		const cases: Array<[string, INodeParameters, string]> = [
 			['a zero amount', { amount: 0 }, 'Invalid "Amount (Major Units)": must be greater than zero, not 0'],
-			['a negative amount', { amount: -3 }, 'Invalid "Amount (Major Units)": must be a positive number in major units, not "-3"'],
-			['more than two decimals', { amount: 10.555 }, 'Invalid "Amount (Major Units)": has more than two decimals (10.555)'],
-			['an amount that is not a number', { amount: '={{ "ten" }}' }, 'Invalid "Amount (Major Units)": must be a positive number in major units, not "ten"'],
+			['a negative amount', { amount: -3 }, 'Invalid "Amount (Major Units)": must be a positive decimal number such as 10.50, not -3'],
+			['more than two decimals', { amount: 10.555 }, 'Invalid "Amount (Major Units)": 10.555 USD has 3 decimals, but USD has at most 2 decimals; the node does not round'],
+			['an amount that is not a number', { amount: '={{ "ten" }}' }, 'Invalid "Amount (Major Units)": must be a number, but the value is the text "ten"'],
 			['a blank amount', { amount: '={{ "" }}' }, 'Invalid "Amount (Major Units)": is required and cannot be blank'],
 			['a source currency that is not three letters', { sourceCurrency: 'US' }, 'Invalid "Source Currency": "US" is not a three-letter currency code'],
 			['a blank target currency', { targetCurrency: ' ' }, 'Invalid "Target Currency": is required and cannot be blank'],

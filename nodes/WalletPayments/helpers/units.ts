@@ -96,11 +96,16 @@ function decimalsText(decimals: number): string {
  * 0.29 USD → 29, "1500" JPY → 1500, "1.234" KWD → 1234. More decimals than the currency
  * has (trailing zeros aside) is refused, never rounded.
  */
-export function majorToMinor(value: unknown, currency: string, max = Number.MAX_SAFE_INTEGER): number {
+export function majorToMinor(
+	value: unknown,
+	currency: string,
+	max = Number.MAX_SAFE_INTEGER,
+	{ unitSwitch = true }: { unitSwitch?: boolean } = {},
+): number {
 	const field = MAJOR_LABEL;
 	const code = currency.toUpperCase();
 	const exponent = currencyExponent(code);
-	const hint = `${code} has ${decimalsText(exponent)} (1 ${code} = ${10 ** exponent} minor units). Or set Amount Unit to Minor Units.`;
+	const hint = `${code} has ${decimalsText(exponent)} (1 ${code} = ${10 ** exponent} minor units).${unitSwitch ? ' Or set Amount Unit to Minor Units.' : ''}`;
 	if (typeof value === 'number' && !Number.isFinite(value)) {
 		throw new InvalidInput(field, `must be a finite number, not ${value}`);
 	}
@@ -128,6 +133,17 @@ export function majorToMinor(value: unknown, currency: string, max = Number.MAX_
 		throw new InvalidInput(field, `${text} ${code} is ${minorText} minor units; the maximum is ${max} minor units`);
 	}
 	return minor;
+}
+
+/**
+ * A major-unit amount as the text an endpoint that takes major units wants, with exactly the
+ * currency's decimals: 10.5 USD → "10.50", 1500 JPY → "1500", 1.2 KWD → "1.200". Checked as
+ * majorToMinor checks it (more decimals than the currency has is refused, never rounded).
+ */
+export function majorAmountText(value: unknown, currency: string): string {
+	const exponent = currencyExponent(currency);
+	const minor = String(majorToMinor(value, currency, Number.MAX_SAFE_INTEGER, { unitSwitch: false })).padStart(exponent + 1, '0');
+	return exponent === 0 ? minor : `${minor.slice(0, -exponent)}.${minor.slice(-exponent)}`;
 }
 
 /**
