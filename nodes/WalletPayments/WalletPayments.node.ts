@@ -20,7 +20,9 @@ export class WalletPayments implements INodeType {
 		name: 'walletPayments',
 		icon: { light: 'file:../../icons/wallet-payments.svg', dark: 'file:../../icons/wallet-payments.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 1.1: Card → Get Many Transactions lists newest first unless told otherwise.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Pay out, collect, swap currencies and manage virtual cards with a multi-currency wallet payments API',

@@ -143,11 +143,14 @@ function cardWorkflow() {
 			cardId: "={{ $('Create Card').item.json.id }}",
 			options: { revealCardDetails: true },
 		}),
-		walletNode('Card Transactions', 'card', 'getTransactions', {
-			cardId: "={{ $('Create Card').item.json.id }}",
-			returnAll: true,
-			options: { order: 'DESC' },
-		}),
+		// Version 1.1, as a node added today: newest first without the Order option.
+		{
+			...walletNode('Card Transactions', 'card', 'getTransactions', {
+				cardId: "={{ $('Create Card').item.json.id }}",
+				returnAll: true,
+			}),
+			typeVersion: 1.1,
+		},
 		walletNode('Terminate Card', 'card', 'terminate', { cardId: "={{ $('Create Card').item.json.id }}" }, once),
 	]);
 }

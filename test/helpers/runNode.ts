@@ -110,6 +110,8 @@ export interface RunOptions {
 	trigger?: IDataObject;
 	/** The workflow's ID (default 'test-workflow'); n8n's de-duplication store needs one. */
 	workflowId?: string;
+	/** The Wallet Payments node's typeVersion (default 1). */
+	typeVersion?: number;
 }
 
 export interface RunResult {
@@ -159,7 +161,7 @@ export async function runWalletNode(options: RunOptions): Promise<RunResult> {
 		id: options.nodeId ?? 'wallet-node',
 		name: WALLET_NODE_NAME,
 		type: WALLET_NODE_TYPE,
-		typeVersion: 1,
+		typeVersion: options.typeVersion ?? 1,
 		position: [200, 0],
 		parameters: options.parameters,
 		credentials: { walletPaymentsApi: { id: '1', name: 'Wallet Payments account' } },

@@ -606,7 +606,24 @@ describe('Card → Get Many Transactions', () => {
 		expect(result.items[1].json.status).toBe('success');
 	});
 
-	test('Return All, oldest first by default', async () => {
+	test('a node added now (version 1.1): Limit 1 without options gives the latest transaction (newest first)', async () => {
+		const result = await fixture.run(card({ operation: 'getTransactions', cardId, limit: 1, simplify: false }), { typeVersion: 1.1 });
+		expectRequests(fixture, [
+			{
+				method: 'GET',
+				path: `/api/v1/virtualcards/cards/${cardId}/transactions`,
+				query: { order: 'DESC', page: '1', take: '1' },
+			},
+		]);
+		expect(outputJson(result)).toEqual([listedTransaction('t-3')]);
+	});
+
+	test('version 1.1 still lists oldest first when asked', async () => {
+		const result = await fixture.run(card({ operation: 'getTransactions', cardId, returnAll: true, simplify: false, options: { order: 'ASC' } }), { typeVersion: 1.1 });
+		expect(outputJson(result)).toEqual(['t-1', 't-2', 't-3'].map(listedTransaction));
+	});
+
+	test('Return All, oldest first by default in a node saved as version 1 (existing workflows keep their behaviour)', async () => {
 		const result = await fixture.run(card({ operation: 'getTransactions', cardId, returnAll: true, simplify: false }));
 		expectRequests(fixture, [
 			{

@@ -29,8 +29,9 @@ const properties: INodeProperties[] = [
 					{ name: 'Newest First', value: 'DESC' },
 					{ name: 'Oldest First', value: 'ASC' },
 				],
-				default: 'ASC',
-				description: 'The order the service returns the transactions in',
+				default: 'DESC',
+				description:
+					'The order the service returns the transactions in. Without this option: newest first (nodes added before version 1.1 of this node keep oldest first).',
 			},
 		],
 	},
@@ -45,7 +46,9 @@ export const description = forOperation('card', 'getTransactions', properties);
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const cardId = readCardId(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const order = typeof options.order === 'string' && options.order !== '' ? options.order.toUpperCase() : 'ASC';
+	// Version 1.1 made newest first the default; nodes saved as version 1 keep what they did.
+	const defaultOrder = this.getNode().typeVersion >= 1.1 ? 'DESC' : 'ASC';
+	const order = typeof options.order === 'string' && options.order !== '' ? options.order.toUpperCase() : defaultOrder;
 	if (!ORDERS.includes(order)) throw new InvalidInput('Order', `"${order}" is not one of ${ORDERS.join(', ')}`);
 
 	const transactions = await getAllByPage.call(this, {
