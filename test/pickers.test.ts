@@ -108,8 +108,8 @@ describe('searchCustomers (n8n-core LoadOptionsContext over real HTTP)', () => {
 			{ firstName: 'Kwame', lastName: 'Mensah', limit: '100' },
 		]);
 		const matches = (word: string) => [
-			...serviceOrder().filter((customer) => customer.firstName.includes(word)),
-			...serviceOrder().filter((customer) => customer.lastName.includes(word) && !customer.firstName.includes(word)),
+			...serviceOrder().filter((customer) => (customer.firstName ?? '').includes(word)),
+			...serviceOrder().filter((customer) => (customer.lastName ?? '').includes(word) && !(customer.firstName ?? '').includes(word)),
 		];
 		expect(byWord.results.map((result) => result.value)).toEqual(matches('Kwame').map((customer) => customer.id));
 		// A last name typed on its own finds its customers.
@@ -135,7 +135,7 @@ describe('searchCustomers (n8n-core LoadOptionsContext over real HTTP)', () => {
 			token = page.paginationToken as string | undefined;
 			pages++;
 		} while (token && pages < 20);
-		const expected = serviceOrder().filter((customer) => customer.firstName.toLowerCase().includes('a') || customer.lastName.toLowerCase().includes('a'));
+		const expected = serviceOrder().filter((customer) => (customer.firstName ?? '').toLowerCase().includes('a') || (customer.lastName ?? '').toLowerCase().includes('a'));
 		expect(pages).toBeGreaterThan(1);
 		expect(new Set(seen).size).toBe(seen.length);
 		expect(new Set(seen)).toEqual(new Set(expected.map((customer) => customer.id)));

@@ -87,7 +87,7 @@ test('a payout that does not settle in time is output with settled false after t
 });
 
 test('Continue On Fail: an unknown transaction is an error item in its place', async () => {
-	const { id } = await initiatePayout(fixture);
+	const id = (await initiatePayout(fixture)).id as string;
 	setTimeout(() => void fixture.sandbox.controls.settlePayout(id), 100);
 	const result = await fixture.run(WAIT, {
 		items: [{ id: '0e0e0e0e-0000-4000-8000-000000000000' }, { id }],

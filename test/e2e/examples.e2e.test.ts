@@ -13,7 +13,17 @@ import { randomUUID } from 'crypto';
 
 import type { SandboxConfigPatch } from '../sandbox';
 import type { PayoutRecord, CollectionRecord } from '../sandbox/state';
-import { calls, describeE2E, startStack, stopStack, type Stack } from './support/e2e';
+import {
+	calls,
+	describeE2E,
+	executionsOf,
+	sandboxApi,
+	startStack,
+	stopStack,
+	waitForExecutions as waitForExecutionsOf,
+	type ApiExecution,
+	type Stack,
+} from './support/e2e';
 import { loadExamples, type Example } from './support/examples';
 import {
 	CREDENTIAL_ID,
@@ -23,7 +33,6 @@ import {
 	WALLET_NODE_TYPE,
 	WALLET_TRIGGER_TYPE,
 	type ExecutionResult,
-	type NodeRun,
 } from './support/n8n';
 
 const examples = loadExamples({ id: CREDENTIAL_ID, name: CREDENTIAL_NAME }, process.env.WALLET_E2E_EXAMPLES_DIR);
@@ -52,13 +61,6 @@ interface Payee {
 	email: string;
 	amount: number;
 	note: string;
-}
-
-interface ApiExecution {
-	id: string;
-	status: string;
-	mode: string;
-	data?: { resultData: { runData: Record<string, NodeRun[]> } };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -302,36 +304,16 @@ describeE2E('example workflows in n8n', () => {
 		const urls = new Map<string, string>();
 
 		async function executions(workflowId: string): Promise<ApiExecution[]> {
-			const response = await stack!.n8n.publicApi<{ data: ApiExecution[] }>(
-				'GET',
-				`/executions?workflowId=${workflowId}&includeData=true&limit=100`,
-			);
-			if (response.status !== 200) throw new Error(`GET /api/v1/executions → ${response.status}: ${JSON.stringify(response.body)}`);
-			return [...response.body.data].sort((a, b) => Number(a.id) - Number(b.id));
+			return await executionsOf(stack!.n8n, workflowId);
 		}
 
 		async function waitForExecutions(workflowId: string, count: number, timeoutMs = 30000): Promise<ApiExecution[]> {
-			const deadline = Date.now() + timeoutMs;
-			let last: ApiExecution[] = [];
-			while (Date.now() < deadline) {
-				last = await executions(workflowId);
-				if (last.length >= count && last.every((e) => e.status !== 'running' && e.status !== 'new')) return last;
-				await sleep(250);
-			}
-			throw new Error(`Expected ${count} finished executions of ${workflowId}, have ${JSON.stringify(last.map((e) => [e.id, e.status]))}`);
+			return await waitForExecutionsOf(stack!.n8n, workflowId, count, timeoutMs);
 		}
 
 		/** The sandbox's API, called as another system would (setting up cards, for instance). */
 		async function api<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T> {
-			const { sandbox } = stack!;
-			const response = await fetch(`${sandbox.url}${path}`, {
-				method,
-				headers: { authorization: `Bearer ${sandbox.apiKey}`, 'content-type': 'application/json' },
-				body: body === undefined ? undefined : JSON.stringify(body),
-			});
-			const parsed = (await response.json()) as { data: T };
-			if (response.status !== 200) throw new Error(`${method} ${path} → ${response.status}: ${JSON.stringify(parsed)}`);
-			return parsed.data;
+			return await sandboxApi<T>(stack!.sandbox, method, path, body);
 		}
 
 		beforeAll(async () => {

@@ -4,22 +4,22 @@
  * Executions are read back through n8n's public API.
  */
 import { signBody } from '../sandbox';
-import { describeE2E, startStack, stopStack, type Stack } from './support/e2e';
-import { CREDENTIAL_ID, CREDENTIAL_NAME, WALLET_TRIGGER_TYPE, type NodeRun } from './support/n8n';
+import {
+	describeE2E,
+	executionsOf,
+	startStack,
+	stopStack,
+	waitForExecutions as waitForExecutionsOf,
+	type ApiExecution,
+	type Stack,
+} from './support/e2e';
+import { CREDENTIAL_ID, CREDENTIAL_NAME, WALLET_TRIGGER_TYPE } from './support/n8n';
 import { graph, node, type WorkflowNode } from './support/workflow';
 
 const WORKFLOW_ID = 'WalletE2eTrigr01';
 const WEBHOOK_ID = '6f1c2b7e-0d3a-4c55-9a8e-3b2f1d0c9e71';
 const SECRET = 'whsec_e2e_trigger';
 const HEADER = 'x-wallet-signature';
-
-interface ApiExecution {
-	id: string;
-	status: string;
-	finished: boolean;
-	mode: string;
-	data?: { resultData: { runData: Record<string, NodeRun[]> } };
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -39,24 +39,12 @@ describeE2E('Wallet Payments Trigger in n8n (published, `n8n start`)', () => {
 
 	/** Executions of the workflow, oldest first, with their data. */
 	async function executions(): Promise<ApiExecution[]> {
-		const response = await stack!.n8n.publicApi<{ data: ApiExecution[] }>(
-			'GET',
-			`/executions?workflowId=${WORKFLOW_ID}&includeData=true&limit=100`,
-		);
-		if (response.status !== 200) throw new Error(`GET /api/v1/executions → ${response.status}: ${JSON.stringify(response.body)}`);
-		return [...response.body.data].sort((a, b) => Number(a.id) - Number(b.id));
+		return await executionsOf(stack!.n8n, WORKFLOW_ID);
 	}
 
 	/** Waits until `count` executions exist and have all finished running. */
 	async function waitForExecutions(count: number, timeoutMs = 20000): Promise<ApiExecution[]> {
-		const deadline = Date.now() + timeoutMs;
-		let last: ApiExecution[] = [];
-		while (Date.now() < deadline) {
-			last = await executions();
-			if (last.length >= count && last.every((e) => e.status !== 'running' && e.status !== 'new')) return last;
-			await sleep(250);
-		}
-		throw new Error(`Expected ${count} finished executions, have ${JSON.stringify(last.map((e) => [e.id, e.status]))}`);
+		return await waitForExecutionsOf(stack!.n8n, WORKFLOW_ID, count, timeoutMs);
 	}
 
 	/** The trigger's output item of an execution. */

@@ -10,20 +10,14 @@
 import { randomUUID } from 'crypto';
 
 import { signBody } from '../sandbox';
-import { describeE2E, startStack, stopStack, type Stack } from './support/e2e';
-import { CREDENTIAL_ID, CREDENTIAL_NAME, WALLET_TRIGGER_TYPE, type NodeRun } from './support/n8n';
+import { describeE2E, executionsOf, sandboxApi, startStack, stopStack, type ApiExecution, type Stack } from './support/e2e';
+import { CREDENTIAL_ID, CREDENTIAL_NAME, WALLET_TRIGGER_TYPE } from './support/n8n';
 import { graph, node, walletNode } from './support/workflow';
 
 const WORKFLOW_ID = 'WalletE2eDedupe1';
 const WEBHOOK_ID = randomUUID();
 const SECRET = 'whsec_trigger_dedupe';
 const HEADER = 'x-wallet-signature';
-
-interface ApiExecution {
-	id: string;
-	status: string;
-	data?: { resultData: { runData: Record<string, NodeRun[]> } };
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -40,15 +34,7 @@ describeE2E('Wallet Payments Trigger de-duplication in n8n (sequential, concurre
 	}
 
 	async function api<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T> {
-		const { sandbox } = stack!;
-		const response = await fetch(`${sandbox.url}${path}`, {
-			method,
-			headers: { authorization: `Bearer ${sandbox.apiKey}`, 'content-type': 'application/json' },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const parsed = (await response.json()) as { data: T };
-		if (response.status !== 200) throw new Error(`${method} ${path} → ${response.status}: ${JSON.stringify(parsed)}`);
-		return parsed.data;
+		return await sandboxApi<T>(stack!.sandbox, method, path, body);
 	}
 
 	/** A distinct event whose workflow pays one payee (a fresh beneficiary). */
@@ -79,18 +65,7 @@ describeE2E('Wallet Payments Trigger de-duplication in n8n (sequential, concurre
 	}
 
 	async function executions(): Promise<ApiExecution[]> {
-		const all: ApiExecution[] = [];
-		let cursor: string | undefined;
-		do {
-			const response = await stack!.n8n.publicApi<{ data: ApiExecution[]; nextCursor?: string | null }>(
-				'GET',
-				`/executions?workflowId=${WORKFLOW_ID}&includeData=true&limit=250${cursor ? `&cursor=${cursor}` : ''}`,
-			);
-			if (response.status !== 200) throw new Error(`GET /api/v1/executions → ${response.status}: ${JSON.stringify(response.body)}`);
-			all.push(...response.body.data);
-			cursor = response.body.nextCursor ?? undefined;
-		} while (cursor);
-		return all.sort((a, b) => Number(a.id) - Number(b.id));
+		return await executionsOf(stack!.n8n, WORKFLOW_ID);
 	}
 
 	/** Waits until no execution is running and the count stops growing for a moment. */

@@ -1,6 +1,6 @@
 /** What most e2e files share: a sandbox in this process and an n8n with the credential. */
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
-import { N8n, type N8nOptions } from './n8n';
+import { N8n, type N8nOptions, type NodeRun } from './n8n';
 
 /** e2e files run only under jest.e2e.config.js (its globalSetup installs n8n and packs). */
 export const describeE2E: jest.Describe = process.env.WALLET_E2E ? describe : describe.skip;
@@ -44,4 +44,53 @@ export async function stopStack(stack: Partial<Stack> | undefined): Promise<void
 /** The API requests the sandbox received (path and method), for compact assertions. */
 export function calls(sandbox: Sandbox): string[] {
 	return sandbox.requests.map((r) => `${r.method} ${r.path}`);
+}
+
+/** An execution as n8n's public API lists it (with `includeData=true`). */
+export interface ApiExecution {
+	id: string;
+	status: string;
+	finished?: boolean;
+	mode?: string;
+	data?: { resultData: { runData: Record<string, NodeRun[]> } };
+}
+
+/** The sandbox's own API, called as another system would (set-ups); the answer's `data`. */
+export async function sandboxApi<T = Record<string, unknown>>(sandbox: Sandbox, method: string, path: string, body?: unknown): Promise<T> {
+	const response = await fetch(`${sandbox.url}${path}`, {
+		method,
+		headers: { authorization: `Bearer ${sandbox.apiKey}`, 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const parsed = (await response.json()) as { data: T };
+	if (response.status !== 200) throw new Error(`${method} ${path} → ${response.status}: ${JSON.stringify(parsed)}`);
+	return parsed.data;
+}
+
+/** Every execution of a workflow (all pages of the public API), oldest first, with its data. */
+export async function executionsOf(n8n: N8n, workflowId: string): Promise<ApiExecution[]> {
+	const all: ApiExecution[] = [];
+	let cursor: string | undefined;
+	do {
+		const response = await n8n.publicApi<{ data: ApiExecution[]; nextCursor?: string | null }>(
+			'GET',
+			`/executions?workflowId=${workflowId}&includeData=true&limit=250${cursor ? `&cursor=${cursor}` : ''}`,
+		);
+		if (response.status !== 200) throw new Error(`GET /api/v1/executions → ${response.status}: ${JSON.stringify(response.body)}`);
+		all.push(...response.body.data);
+		cursor = response.body.nextCursor ?? undefined;
+	} while (cursor);
+	return all.sort((a, b) => Number(a.id) - Number(b.id));
+}
+
+/** Waits until the workflow has `count` executions (or more) and none is still running. */
+export async function waitForExecutions(n8n: N8n, workflowId: string, count: number, timeoutMs = 30000): Promise<ApiExecution[]> {
+	const deadline = Date.now() + timeoutMs;
+	let last: ApiExecution[] = [];
+	while (Date.now() < deadline) {
+		last = await executionsOf(n8n, workflowId);
+		if (last.length >= count && last.every((e) => e.status !== 'running' && e.status !== 'new')) return last;
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+	throw new Error(`Expected ${count} finished executions of ${workflowId}, have ${JSON.stringify(last.map((e) => [e.id, e.status]))}`);
 }
