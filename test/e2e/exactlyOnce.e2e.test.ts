@@ -18,9 +18,18 @@
 import { randomUUID } from 'crypto';
 
 import { signBody, type ReferenceMode } from '../sandbox';
-import { describeE2E, startStack, stopStack, type Stack } from './support/e2e';
+import {
+	describeE2E,
+	executionsOf,
+	sandboxApi,
+	startStack,
+	stopStack,
+	waitForExecutions as waitForExecutionsOf,
+	type ApiExecution,
+	type Stack,
+} from './support/e2e';
 import { MONEY_OPERATIONS, type MoneyOperation, type OperationEnv, type Row } from './support/moneyOperations';
-import { CREDENTIAL_ID, CREDENTIAL_NAME, WALLET_TRIGGER_TYPE, type NodeRun, type WorkflowJson } from './support/n8n';
+import { CREDENTIAL_ID, CREDENTIAL_NAME, WALLET_TRIGGER_TYPE, type WorkflowJson } from './support/n8n';
 import { graph, node, walletNode, type WorkflowNode } from './support/workflow';
 
 const WEBHOOK_SECRET = 'whsec_exactly_once';
@@ -34,14 +43,6 @@ const INITIATE = PAYOUTS.find((op) => op.operation === 'initiate')!;
 const each = (ops: MoneyOperation[]) => ops.map((op) => [op.label, op] as [string, MoneyOperation]);
 
 type Scenario = 'Retry' | 'OnFail' | 'Before' | 'Cof' | 'Event' | 'Editor';
-
-interface ApiExecution {
-	id: string;
-	status: string;
-	finished: boolean;
-	mode: string;
-	data?: { resultData: { runData: Record<string, NodeRun[]> } };
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -112,17 +113,8 @@ describeE2E('exactly-once money movement in n8n (`n8n start`, REST retries, manu
 	const lines: string[] = [];
 	let counter = 0;
 
-	async function api<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T> {
-		const { sandbox } = stack!;
-		const response = await fetch(`${sandbox.url}${path}`, {
-			method,
-			headers: { authorization: `Bearer ${sandbox.apiKey}`, 'content-type': 'application/json' },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const parsed = (await response.json()) as { data: T };
-		if (response.status !== 200) throw new Error(`${method} ${path} → ${response.status}: ${JSON.stringify(parsed)}`);
-		return parsed.data;
-	}
+	const api = async <T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T> =>
+		await sandboxApi<T>(stack!.sandbox, method, path, body);
 
 	const env: OperationEnv = {
 		get sandbox() {
@@ -162,22 +154,9 @@ describeE2E('exactly-once money movement in n8n (`n8n start`, REST retries, manu
 		if (op.repeat !== 'again') expect(requests(op, rows)).toEqual(sent ?? rows.map(() => 1));
 	}
 
-	async function executions(id: string): Promise<ApiExecution[]> {
-		const response = await stack!.n8n.publicApi<{ data: ApiExecution[] }>('GET', `/executions?workflowId=${id}&includeData=true&limit=100`);
-		if (response.status !== 200) throw new Error(`GET /api/v1/executions → ${response.status}: ${JSON.stringify(response.body)}`);
-		return [...response.body.data].sort((a, b) => Number(a.id) - Number(b.id));
-	}
-
-	async function waitForExecutions(id: string, count: number, timeoutMs = 30000): Promise<ApiExecution[]> {
-		const deadline = Date.now() + timeoutMs;
-		let last: ApiExecution[] = [];
-		while (Date.now() < deadline) {
-			last = await executions(id);
-			if (last.length >= count && last.every((e) => e.status !== 'running' && e.status !== 'new')) return last;
-			await sleep(200);
-		}
-		throw new Error(`Expected ${count} finished executions of ${id}, have ${JSON.stringify(last.map((e) => [e.id, e.status]))}`);
-	}
+	const executions = async (id: string) => await executionsOf(stack!.n8n, id);
+	const waitForExecutions = async (id: string, count: number, timeoutMs = 30000) =>
+		await waitForExecutionsOf(stack!.n8n, id, count, timeoutMs);
 
 	/** One execution, once it has finished. */
 	async function finished(executionId: string, timeoutMs = 30000): Promise<ApiExecution> {
