@@ -8,8 +8,10 @@
  *  3. a tiny reaper (`sh`, its own group) polls this process and kills the group once this
  *     process is gone, even after a SIGKILL; and a PID file in the run folder lets the jest
  *     globalTeardown (or the next run) find stragglers.
+ * Windows has no process groups or `sh`: there a "group" is the process tree of the child
+ * (`taskkill /T`), and layers 1 and 2 remain.
  */
-import { spawn, type ChildProcess, type SpawnOptions } from 'child_process';
+import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 
@@ -33,9 +35,11 @@ function pidDir(): string | undefined {
 	return dir;
 }
 
+const WINDOWS = process.platform === 'win32';
+
 export function groupAlive(pgid: number): boolean {
 	try {
-		process.kill(-pgid, 0);
+		process.kill(WINDOWS ? pgid : -pgid, 0);
 		return true;
 	} catch (error) {
 		return (error as NodeJS.ErrnoException).code === 'EPERM';
@@ -43,6 +47,11 @@ export function groupAlive(pgid: number): boolean {
 }
 
 function killGroup(pgid: number, signal: NodeJS.Signals): void {
+	if (WINDOWS) {
+		// The process and everything it started; Windows has no gentler equivalent of SIGTERM here.
+		spawnSync('taskkill', ['/pid', String(pgid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
+		return;
+	}
 	try {
 		process.kill(-pgid, signal);
 	} catch {
@@ -76,28 +85,30 @@ function installHandlers(): void {
 /** Starts a command in a new process group that this process owns. */
 export function spawnOwned(label: string, command: string, args: string[], options: SpawnOptions): ChildProcess {
 	installHandlers();
-	const child = spawn(command, args, { ...options, detached: true });
+	const child = spawn(command, args, { ...options, detached: !WINDOWS, windowsHide: true });
 	const pgid = child.pid;
 	if (pgid === undefined) return child; // spawn failed: the 'error' event tells the caller
 	const dir = pidDir();
 	const pidFile = dir ? path.join(dir, String(pgid)) : undefined;
 	if (pidFile) fs.writeFileSync(pidFile, `${label}\n`);
-	// The reaper: once this process is gone, end the group (SIGTERM, then SIGKILL).
-	const reaper = spawn(
-		'sh',
-		[
-			'-c',
-			'while kill -0 "$1" 2>/dev/null && kill -0 -"$2" 2>/dev/null; do sleep 1; done; ' +
-				'kill -TERM -"$2" 2>/dev/null; sleep 3; kill -KILL -"$2" 2>/dev/null; ' +
-				'[ -n "$3" ] && rm -f "$3"; exit 0',
-			'reaper',
-			String(process.pid),
-			String(pgid),
-			pidFile ?? '',
-		],
-		{ detached: true, stdio: 'ignore' },
-	);
-	reaper.unref();
+	// The reaper: once this process is gone, end the group (SIGTERM, then SIGKILL). POSIX only.
+	const reaper = WINDOWS
+		? undefined
+		: spawn(
+			'sh',
+			[
+				'-c',
+				'while kill -0 "$1" 2>/dev/null && kill -0 -"$2" 2>/dev/null; do sleep 1; done; ' +
+					'kill -TERM -"$2" 2>/dev/null; sleep 3; kill -KILL -"$2" 2>/dev/null; ' +
+					'[ -n "$3" ] && rm -f "$3"; exit 0',
+				'reaper',
+				String(process.pid),
+				String(pgid),
+				pidFile ?? '',
+			],
+			{ detached: true, stdio: 'ignore' },
+			);
+	reaper?.unref();
 	owned.set(pgid, { label, pidFile, reaper });
 	child.once('exit', () => {
 		// The leader is gone; its group may still have members (stopGroup handles those).
