@@ -2,12 +2,15 @@
  * `npm run demo`: a working n8n editor with this package, on one command.
  *
  *  1. installs Node 24 + n8n 2.x into the cache if missing (scripts/n8n-install.js; ~4 min once);
- *  2. builds and packs the package, and installs it into a fresh n8n user folder the way n8n does;
+ *  2. builds the package (n8n-node build), packs it, and installs the tarball into a fresh n8n
+ *     user folder the way n8n's own installer does for Settings → Community Nodes, recorded in
+ *     n8n's database so that it is listed there as an installed community package;
  *  3. starts the sandbox (seeded customers and beneficiaries, cards issued at once), with its
  *     events going to the Wallet Payments Trigger of the imported examples;
  *  4. imports the credential (pointing at the sandbox) and every workflow in examples/*.json,
  *     publishes the ones that start with a Wallet Payments Trigger;
- *  5. starts n8n on http://127.0.0.1:5678 with an owner account, and prints how to log in.
+ *  5. starts n8n on http://127.0.0.1:5678 with an owner account, checks that Settings →
+ *     Community Nodes lists the package (GET /rest/community-packages), and prints how to log in.
  * Ctrl-C stops n8n and the sandbox and removes the demo folder.
  *
  * Environment: DEMO_N8N_PORT (5678), DEMO_SANDBOX_PORT (4010), DEMO_OWNER_EMAIL,
@@ -25,7 +28,7 @@ import * as path from 'path';
 import { startSandbox, type Sandbox } from '../test/sandbox';
 import { loadExamples } from '../test/e2e/support/examples';
 import { ensureInstalled, REPO_ROOT } from '../test/e2e/support/install';
-import { N8n, packPackage } from '../test/e2e/support/n8n';
+import { N8n, PACKAGE_NAME, packPackage } from '../test/e2e/support/n8n';
 import { handleSignalsElsewhere } from '../test/e2e/support/processes';
 import { startRelay, type Relay } from '../test/e2e/support/relay';
 
@@ -59,9 +62,21 @@ async function requirePort(port: number, what: string, variable: string): Promis
 }
 
 function build(): void {
-	say('building the package (npm run build)');
-	const result = spawnSync('npm', ['run', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' });
+	say('building the package (npm run build: n8n-node build)');
+	const result = spawnSync('npm', ['run', 'build'], { cwd: REPO_ROOT, stdio: 'inherit', shell: process.platform === 'win32' });
 	if (result.status !== 0) throw new Error('npm run build failed');
+}
+
+/** How n8n lists this package under Settings → Community Nodes; fails when it does not. */
+async function communityPackage(n8n: N8n): Promise<string> {
+	const { status, body } = await n8n.rest<{
+		data?: Array<{ packageName: string; installedVersion: string; failedLoading?: boolean; installedNodes: Array<{ name: string }> }>;
+	}>('GET', '/community-packages');
+	const installed = body.data?.find((p) => p.packageName === PACKAGE_NAME);
+	if (status !== 200 || !installed || installed.failedLoading) {
+		throw new Error(`n8n does not list ${PACKAGE_NAME} as an installed community package: GET /rest/community-packages → ${status} ${JSON.stringify(body)}`);
+	}
+	return `${installed.packageName} ${installed.installedVersion} (${installed.installedNodes.map((node) => node.name).join(', ')})`;
 }
 
 async function main(): Promise<void> {
@@ -126,17 +141,28 @@ async function main(): Promise<void> {
 			DEMO_CREDENTIAL.id,
 			DEMO_CREDENTIAL.name,
 		);
+		// The database exists now: record the package as an installed community package.
+		n8n.registerCommunityPackage();
 		if (examples.length > 0) await n8n.importWorkflows(examples.map((e) => e.workflow));
 		for (const example of triggered) {
 			say(`publishing "${example.workflow.name}" (its trigger receives the sandbox's events)`);
 			await n8n.publishWorkflow(example.workflow.id);
 		}
 
-		say('starting n8n');
-		await n8n.start({
-			timeoutMs: 180000,
-			onOutput: process.env.DEMO_VERBOSE ? (text) => process.stdout.write(text) : undefined,
-		});
+		say(`starting n8n on ${n8n.baseUrl} (usually 15 to 60 s)`);
+		const waitStarted = Date.now();
+		const waiting = setInterval(() => {
+			say(`  … waiting for n8n to answer ${n8n!.baseUrl}/healthz/readiness (${Math.round((Date.now() - waitStarted) / 1000)} s)`);
+		}, 15000);
+		try {
+			await n8n.start({
+				timeoutMs: 180000,
+				onOutput: process.env.DEMO_VERBOSE ? (text) => process.stdout.write(text) : undefined,
+			});
+		} finally {
+			clearInterval(waiting);
+		}
+		const listed = await communityPackage(n8n);
 
 		const line = '─'.repeat(72);
 		process.stdout.write(
@@ -147,6 +173,7 @@ async function main(): Promise<void> {
 				`  Log in:    ${OWNER.email}`,
 				`  Password:  ${OWNER.password}`,
 				'',
+				`  Settings → Community Nodes: ${listed}`,
 				`  Credential "${DEMO_CREDENTIAL.name}" points at the sandbox ${sandbox.url}`,
 				`  Payouts settle by themselves after ${process.env.DEMO_SETTLE_MS === 'off' ? '(off: settle them by hand)' : `${Number(process.env.DEMO_SETTLE_MS ?? 5000) / 1000} s`}; the payee at 254799000005 fails.`,
 				`  Sandbox controls (settle payouts, pay collections, card events): POST ${sandbox.url}/__sandbox/<control>`,

@@ -504,7 +504,7 @@ async function installN8n(p) {
 			const written =
 				mb === undefined
 					? `${unpacked.toLocaleString('en')} packages`
-					: `${(mb / 1024).toFixed(1)} GB of about ${FIRST_RUN.n8nDiskGB} GB`;
+					: `${mb < 1024 ? `${mb} MB` : `${(mb / 1024).toFixed(1)} GB`} of about ${FIRST_RUN.n8nDiskGB} GB`;
 			return `npm is downloading and writing n8n ${N8N_VERSION}: ${written} so far`;
 		},
 	});

@@ -173,6 +173,22 @@ db.serialize(() => {
 const PASS_THROUGH = ['HOME', 'USER', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'SHELL', 'TERM'];
 /** What programs need on Windows (absent elsewhere). */
 const PASS_THROUGH_WINDOWS = ['USERPROFILE', 'APPDATA', 'LOCALAPPDATA', 'SystemRoot', 'ComSpec', 'PATHEXT', 'TEMP', 'TMP'];
+/**
+ * How this machine reaches the npm registry (a proxy, its certificate authority): n8n runs npm for
+ * its Community Nodes page (`npm outdated`), which otherwise waits about 70 s for a registry it
+ * cannot verify.
+ */
+const PASS_THROUGH_NETWORK = [
+	'NODE_EXTRA_CA_CERTS',
+	'SSL_CERT_FILE',
+	'SSL_CERT_DIR',
+	'HTTP_PROXY',
+	'HTTPS_PROXY',
+	'NO_PROXY',
+	'http_proxy',
+	'https_proxy',
+	'no_proxy',
+];
 
 export interface N8nOptions {
 	/** Parent folder; a fresh folder is made inside it (default: the run folder, or os.tmpdir()). */
@@ -365,7 +381,7 @@ export class N8n {
 
 	private baseEnv(): NodeJS.ProcessEnv {
 		const env: NodeJS.ProcessEnv = {};
-		for (const name of [...PASS_THROUGH, ...PASS_THROUGH_WINDOWS]) if (process.env[name] !== undefined) env[name] = process.env[name];
+		for (const name of [...PASS_THROUGH, ...PASS_THROUGH_WINDOWS, ...PASS_THROUGH_NETWORK]) if (process.env[name] !== undefined) env[name] = process.env[name];
 		env.PATH = `${this.install.nodeBinDir}${path.delimiter}${process.env.PATH ?? ''}`;
 		return env;
 	}
