@@ -1,8 +1,11 @@
 /**
  * `npm run screenshots`: the PNGs under docs/screenshots/, taken from a real n8n editor.
  *
- * A development tool, not part of `npm test`. Needs Debian's `chromium` (`apt-get install
- * chromium`) and, like the demo, installs Node 24 + n8n into the cache when missing. It
+ * A development tool, not part of `npm test`. Needs Chromium or Google Chrome: the CHROMIUM
+ * variable, else the first of chromium, chromium-browser, google-chrome(-stable) on PATH or the
+ * usual macOS/Windows install folders; when there is none on Debian or Ubuntu as root it installs
+ * Debian's `chromium` package (`apt-get install -y chromium`), elsewhere it stops saying exactly
+ * what to install. Like the demo, it installs Node 24 + n8n into the cache when missing. It
  *  1. builds and packs the package, starts the sandbox and an n8n (free ports, 127.0.0.1) with
  *     the credential, the examples and one extra workflow for the payout form;
  *  2. logs in through n8n's REST API and hands the session to headless Chromium (a cookie set
@@ -15,7 +18,8 @@
  * runs itself again with the cached Node 24.
  *
  * Environment: SCREENSHOTS_DIR (default docs/screenshots), SCREENSHOTS_ONLY (comma-separated
- * names, e.g. "trigger-panel"), CHROMIUM (default: chromium on PATH), SCREENSHOTS_NO_BUILD=1.
+ * names, e.g. "trigger-panel"), CHROMIUM (the browser binary), SCREENSHOTS_NO_BUILD=1,
+ * SCREENSHOTS_NO_INSTALL=1 (never run apt-get).
  */
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
@@ -152,8 +156,73 @@ class Cdp {
 
 // ---- the browser -----------------------------------------------------------------------------
 
-async function startChromium(profile: string): Promise<{ pgid: number; cdp: Cdp }> {
-	const binary = process.env.CHROMIUM ?? 'chromium';
+const BROWSER_NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
+const BROWSER_PATHS: Record<string, string[]> = {
+	darwin: [
+		'/Applications/Chromium.app/Contents/MacOS/Chromium',
+		'/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+	],
+	win32: [
+		path.join(process.env.PROGRAMFILES ?? 'C:\\Program Files', 'Google', 'Chrome', 'Application', 'chrome.exe'),
+		path.join(process.env['PROGRAMFILES(X86)'] ?? 'C:\\Program Files (x86)', 'Google', 'Chrome', 'Application', 'chrome.exe'),
+		path.join(process.env.LOCALAPPDATA ?? '', 'Chromium', 'Application', 'chrome.exe'),
+	],
+};
+
+/** A Chromium or Chrome binary: CHROMIUM, then PATH, then the usual install folders. */
+function findBrowser(): string | undefined {
+	if (process.env.CHROMIUM) return process.env.CHROMIUM;
+	const exts = process.platform === 'win32' ? ['.exe', ''] : [''];
+	for (const dir of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
+		for (const name of BROWSER_NAMES) {
+			for (const ext of exts) {
+				const candidate = path.join(dir, name + ext);
+				try {
+					fs.accessSync(candidate, fs.constants.X_OK);
+					if (fs.statSync(candidate).isFile()) return candidate;
+				} catch {
+					// not here
+				}
+			}
+		}
+	}
+	return (BROWSER_PATHS[process.platform] ?? []).find((candidate) => fs.existsSync(candidate));
+}
+
+const INSTALL_HELP: Record<string, string> = {
+	linux:
+		"Debian: `sudo apt-get install -y chromium`; Ubuntu: `sudo apt-get install -y chromium-browser` (a snap) or Google Chrome's .deb; or set CHROMIUM to a Chromium/Chrome binary",
+	darwin: 'install Google Chrome, or `brew install --cask chromium`, or set CHROMIUM to a Chromium/Chrome binary',
+	win32: 'install Google Chrome, or set CHROMIUM to chrome.exe',
+};
+
+/** Finds the browser; on Debian or Ubuntu as root, installs Debian's chromium when there is none. */
+function ensureBrowser(): string {
+	const found = findBrowser();
+	if (found) return found;
+	const help = INSTALL_HELP[process.platform] ?? 'install Chromium or Google Chrome and set CHROMIUM to its binary';
+	const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+	const hasApt = spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
+	if (process.platform !== 'linux' || !hasApt || !isRoot || process.env.SCREENSHOTS_NO_INSTALL) {
+		throw new Error(`No Chromium or Chrome found: ${help}`);
+	}
+	say('no Chromium found: installing Debian\'s chromium package (apt-get install -y chromium, about 100 MB)');
+	const aptInstall = () =>
+		spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], {
+			stdio: 'inherit',
+			env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+		}).status === 0;
+	if (!aptInstall()) {
+		say('apt-get install failed: updating the package lists (apt-get update) and trying again');
+		spawnSync('apt-get', ['update'], { stdio: 'inherit' });
+		if (!aptInstall()) throw new Error(`apt-get install chromium failed: ${help}`);
+	}
+	const installed = findBrowser();
+	if (!installed) throw new Error(`chromium was installed but is not on PATH: ${help}`);
+	return installed;
+}
+
+async function startChromium(profile: string, binary: string): Promise<{ pgid: number; cdp: Cdp }> {
 	const child = spawnOwned('chromium', binary, [
 		'--headless=new',
 		'--no-sandbox',
@@ -180,7 +249,7 @@ async function startChromium(profile: string): Promise<{ pgid: number; cdp: Cdp 
 		child.once('spawn', () => resolve(true));
 	});
 	if (!started || !child.pid) {
-		throw new Error(`Cannot start ${binary}: install Debian's chromium (apt-get install -y chromium) or set CHROMIUM`);
+		throw new Error(`Cannot start ${binary}: ${INSTALL_HELP[process.platform] ?? 'set CHROMIUM to a Chromium or Chrome binary'}`);
 	}
 	// Chromium writes the port it chose into DevToolsActivePort.
 	const portFile = path.join(profile, 'DevToolsActivePort');
@@ -444,9 +513,12 @@ async function main(): Promise<void> {
 		const again = spawnSync(install.nodeBin, [tsNode, '--transpile-only', __filename], { stdio: 'inherit', env: process.env });
 		process.exit(again.status ?? 1);
 	}
+	// Before anything slow: the browser (installed here when it can be).
+	const browserBinary = ensureBrowser();
+	say(`browser: ${browserBinary}`);
 	if (!process.env.SCREENSHOTS_NO_BUILD) {
 		say('building the package (npm run build)');
-		const built = spawnSync('npm', ['run', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' });
+		const built = spawnSync('npm', ['run', 'build'], { cwd: REPO_ROOT, stdio: 'inherit', shell: process.platform === 'win32' });
 		if (built.status !== 0) throw new Error('npm run build failed');
 	}
 	const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'wallet-payments-screenshots-'));
@@ -470,7 +542,7 @@ async function main(): Promise<void> {
 		await n8n.start({ timeoutMs: 180000 });
 		const token = await login(n8n);
 
-		browser = await startChromium(path.join(folder, 'chromium'));
+		browser = await startChromium(path.join(folder, 'chromium'), browserBinary);
 		const editor = new Editor(browser.cdp, n8n.baseUrl);
 		await editor.viewport();
 		await editor.signIn(token);
