@@ -1,41 +1,82 @@
 /**
- * `npm run bench`: the performance figures of issue 6, each the median of at least 5 runs,
- * printed as a table and written to bench/results.json. Targets are reported, never enforced.
+ * `npm run bench`: the performance figures of the README's "Performance" section, each the median
+ * of at least 5 runs, printed as tables and written to bench/results.json. Targets are reported,
+ * never enforced.
  *
- * - In a real n8n (the e2e install: Node 24 + n8n 2.x from scripts/n8n-install.js, the packed
- *   package installed the way n8n installs community packages), against the sandbox started in
- *   this process:
- *   - 1,000 items through Transaction → Get with this node, the same calls through n8n's HTTP
- *     Request node with this credential, and a raw keep-alive HTTP loop (its own process, on
- *     n8n's Node): node times are n8n's own `executionTime` of the node;
- *   - Return All of 10,000 beneficiaries (100 pages) against a raw page loop: time and peak
- *     memory (resident set of the process, above the same process doing a one-record run).
- * - Package: tarball size, runtime dependency count, cold `require` time of the node module.
+ * In a real n8n (the e2e install: Node 24 + n8n 2.x from scripts/n8n-install.js, the packed
+ * package installed the way n8n installs community packages), against sandboxes started in this
+ * process, some with latency added to every answer (the sandbox's `latency` option), one over
+ * HTTPS with a certificate made at run time:
  *
- * Environment: BENCH_RUNS (default 5, at least 5), BENCH_SKIP_N8N=1 (package and raw figures
- * only), BENCH_PROFILE=<folder> (a V8 CPU profile of every n8n process, for Chrome DevTools or
- * speedscope), and the e2e install's N8N_E2E_* variables.
+ * - 200 × Transaction → Get at 0 ms, 100 ms and 50–150 ms per answer: this node sequential (Items
+ *   per Batch 1) and with its default batching, n8n's HTTP Request node with the same
+ *   credential, and a raw client (its own process, on n8n's Node) sequential and with the node's
+ *   default concurrency; Items per Batch 1, 5, 10, 20, 50 at 0 and 100 ms (the default's case).
+ * - Return All of 1,000 and 10,000 beneficiaries (100 a page) at 0 and 100 ms against a raw page
+ *   loop (and, at 0 ms, n8n's own transport doing the same loop), with request counts.
+ * - 100 payouts at 100 ms, sent one after another, in order (the node never batches them).
+ * - Connection cost: 200 sequential Gets over HTTP and over HTTPS (this node, the HTTP Request
+ *   node, a raw client kept-alive and with a new connection per request, n8n's own transport with
+ *   the node's request options and with `agentOptions: { keepAlive: true }`), and 30 over HTTPS
+ *   through a link with a 20 ms round trip (bench/link.ts), with the connections each opened.
+ * - Peak memory of Return All of 10,000 (one run), and the package: tarball size, runtime
+ *   dependencies, cold `require` time of the node module.
+ *
+ * Node times are n8n's own `executionTime` of the node. A workflow runs several measured nodes
+ * one after another (one branch each, after unmeasured warm-up nodes on 20 items; the raw clients
+ * warm up with 20 untimed requests), so one `n8n execute` (about 6 s of start-up) measures many
+ * variants. Every measured node reads its own transaction (or its own sandbox), so the
+ * sandboxes' request records (start, end, connection) say exactly what each one did: requests,
+ * connections, most in flight at once, time spent by the service.
+ * Before each execution and each round of raw clients the bench waits until other processes
+ * leave the CPUs mostly idle (bench/quiet.ts), and reports how busy they were.
+ *
+ * Environment: BENCH_RUNS (default 5, at least 5), BENCH_TRIAL=1 (one run of everything, to try
+ * the harness: not medians), BENCH_SKIP_N8N=1 (package and raw figures only), BENCH_QUIET
+ * (busy share of the CPUs to wait below, default 0.25) and BENCH_QUIET_WAIT (longest wait, s,
+ * default 120), BENCH_PROFILE=<folder> (a V8 CPU profile of every n8n process), and the e2e
+ * install's N8N_E2E_* variables. The HTTPS rows need `openssl`; n8n and the raw clients trust
+ * the certificate through NODE_EXTRA_CA_CERTS (no certificate check is turned off).
  */
-import { spawn, spawnSync } from 'child_process';
+import { spawn, spawnSync, type ChildProcess } from 'child_process';
 import * as fs from 'fs';
+import http from 'http';
+import https from 'https';
 import * as os from 'os';
 import * as path from 'path';
 
-import { startSandbox, type Sandbox } from '../test/sandbox';
+import { selfSignedCertificate, startSandbox, type RecordedRequest, type Sandbox, type SandboxOptions, type SelfSignedCertificate } from '../test/sandbox';
+import { startLink, type Link } from './link';
+import { waitForQuiet } from './quiet';
 
 const ROOT = path.resolve(__dirname, '..');
-const RUNS = Math.max(5, Number(process.env.BENCH_RUNS ?? 5) || 5);
-const GET_ITEMS = 1000;
-const BENEFICIARIES = 10_000;
+const TRIAL = process.env.BENCH_TRIAL === '1';
+const RUNS = TRIAL ? 1 : Math.max(5, Number(process.env.BENCH_RUNS ?? 5) || 5);
+const QUIET = Number(process.env.BENCH_QUIET ?? 0.25);
+const QUIET_WAIT = Number(process.env.BENCH_QUIET_WAIT ?? 120);
+const GETS = 200;
+const PAYOUTS = 100;
+const SMALL = 1_000;
+const LARGE = 10_000;
+const SLOW_MS = 100;
+const JITTER = { fixedMs: 50, jitterMs: 100 };
+const SWEEP = [1, 5, 10, 20, 50];
+const LINK_ONE_WAY_MS = 10;
+const LINK_GETS = 30;
 const RESULTS_FILE = path.join(ROOT, 'bench', 'results.json');
+const STARTED = Date.now();
+
+// ---------------------------------------------------------------- figures
 
 interface Target {
-	/** The figure must be at most this. */
-	max: number;
+	/** The figure must be at most `max` and at least `min`. */
+	max?: number;
+	min?: number;
 	text: string;
 }
 
 interface Figure {
+	section: string;
 	name: string;
 	value: number | null;
 	unit: string;
@@ -50,6 +91,7 @@ const figures: Figure[] = [];
 const notes: string[] = [];
 
 function median(values: number[]): number {
+	if (values.length === 0) return NaN;
 	const sorted = [...values].sort((a, b) => a - b);
 	const middle = Math.floor(sorted.length / 2);
 	return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
@@ -61,13 +103,25 @@ function round(value: number, digits = 2): number {
 }
 
 function record(figure: Figure): Figure {
-	if (figure.target && figure.value !== null) figure.met = figure.value <= figure.target.max;
+	if (figure.value !== null && !Number.isFinite(figure.value)) figure.value = null;
+	if (figure.target && figure.value !== null) {
+		figure.met = (figure.target.max === undefined || figure.value <= figure.target.max) && (figure.target.min === undefined || figure.value >= figure.target.min);
+	}
 	figures.push(figure);
 	return figure;
 }
 
 function log(message: string): void {
-	process.stderr.write(`[bench] ${message}\n`);
+	const elapsed = ((Date.now() - STARTED) / 1000).toFixed(0).padStart(4);
+	process.stderr.write(`[bench ${elapsed} s] ${message}\n`);
+}
+
+/** How busy the machine was before each measurement (other processes: the bench is idle then). */
+const conditions: Array<{ what: string; busy?: number; waitedSeconds: number }> = [];
+
+async function quiet(what: string): Promise<void> {
+	const check = await waitForQuiet(QUIET, QUIET_WAIT, (busy) => log(`  waiting: other processes keep ${Math.round(busy * 100)} % of the CPUs busy`));
+	conditions.push({ what, busy: check.busy === undefined ? undefined : round(check.busy), waitedSeconds: check.waitedSeconds });
 }
 
 // ---------------------------------------------------------------- package
@@ -76,7 +130,9 @@ function packageFigures(): void {
 	const pack = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' });
 	if (pack.status !== 0) throw new Error(`npm pack --dry-run failed:\n${pack.stderr}`);
 	const [info] = JSON.parse(pack.stdout) as Array<{ size: number; unpackedSize: number; entryCount: number }>;
+	const section = 'Package';
 	record({
+		section,
 		name: 'Package tarball size',
 		value: round(info.size / 1024, 1),
 		unit: 'KB',
@@ -89,11 +145,9 @@ function packageFigures(): void {
 		bundledDependencies?: string[];
 		peerDependencies?: Record<string, string>;
 	};
-	const runtime = [
-		...Object.keys(manifest.dependencies ?? {}),
-		...(manifest.bundleDependencies ?? manifest.bundledDependencies ?? []),
-	];
+	const runtime = [...Object.keys(manifest.dependencies ?? {}), ...(manifest.bundleDependencies ?? manifest.bundledDependencies ?? [])];
 	record({
+		section,
 		name: 'Runtime dependencies',
 		value: runtime.length,
 		unit: '',
@@ -129,6 +183,7 @@ function coldRequire(nodeBin: string, nodeLabel: string): void {
 		rest.push(parsed.rest);
 	}
 	record({
+		section: 'Package',
 		name: 'Cold require of WalletPayments.node.js',
 		value: round(median(runs)),
 		unit: 'ms',
@@ -138,43 +193,74 @@ function coldRequire(nodeBin: string, nodeLabel: string): void {
 	});
 }
 
-// ---------------------------------------------------------------- raw loops
-
-interface RawResult {
-	ms: number;
-	requests: number;
-	records: number;
-	maxRssKb: number;
+/** The node's default Items per Batch, as built (dist), else as written in the source. */
+function defaultItemsPerBatch(): number {
+	try {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const fields = require(path.join(ROOT, 'dist', 'nodes', 'WalletPayments', 'helpers', 'fields.js')) as { DEFAULT_ITEMS_PER_BATCH?: number };
+		if (typeof fields.DEFAULT_ITEMS_PER_BATCH === 'number') return fields.DEFAULT_ITEMS_PER_BATCH;
+	} catch {
+		// fall back to the source
+	}
+	const source = fs.readFileSync(path.join(ROOT, 'nodes', 'WalletPayments', 'helpers', 'fields.ts'), 'utf8');
+	const match = /DEFAULT_ITEMS_PER_BATCH\s*=\s*(\d+)/.exec(source);
+	if (!match) throw new Error('DEFAULT_ITEMS_PER_BATCH not found in dist or nodes/WalletPayments/helpers/fields.ts');
+	return Number(match[1]);
 }
 
-/** Runs the raw client in its own process (asynchronously: the sandbox serves from this one). */
-async function raw(nodeBin: string, args: string[]): Promise<RawResult> {
-	const child = spawn(nodeBin, [path.join(ROOT, 'bench', 'raw-client.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-	let stdout = '';
-	let stderr = '';
-	child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-	child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-	const code = await new Promise<number | null>((resolve, reject) => {
-		child.once('error', reject);
-		child.once('close', resolve);
+// ---------------------------------------------------------------- sandboxes
+
+type EndpointKey = 'fast' | 'fast1k' | 'slow' | 'slow1k' | 'jitter' | 'pay' | 'tls' | 'link';
+
+/** A sandbox as the node reaches it: its URL (the link's for `link`) and the credential for it. */
+interface Endpoint {
+	key: EndpointKey;
+	label: string;
+	sandbox: Sandbox;
+	url: string;
+	credential: { id: string; name: string };
+	/** The file of the certificate to trust (HTTPS only). */
+	ca?: string;
+	/** A saved beneficiary (payouts). */
+	beneficiaryId?: string;
+}
+
+/** A JSON request to a sandbox, straight (not through the link). */
+function api(endpoint: Endpoint, method: string, pathname: string, body?: unknown): Promise<Record<string, unknown>> {
+	const { sandbox } = endpoint;
+	const client = sandbox.url.startsWith('https:') ? https : http;
+	const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+	return new Promise((resolve, reject) => {
+		const request = client.request(
+			`${sandbox.url}${pathname}`,
+			{
+				method,
+				ca: endpoint.ca ? fs.readFileSync(endpoint.ca) : undefined,
+				agent: false,
+				headers: {
+					authorization: `Bearer ${sandbox.apiKey}`,
+					...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
+				},
+			},
+			(response) => {
+				const chunks: Buffer[] = [];
+				response.on('data', (chunk: Buffer) => chunks.push(chunk));
+				response.on('end', () => {
+					const json = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { status: boolean; data: Record<string, unknown> };
+					if (response.statusCode !== 200 || json.status !== true) reject(new Error(`${method} ${pathname}: ${response.statusCode} ${JSON.stringify(json)}`));
+					else resolve(json.data);
+				});
+				response.on('error', reject);
+			},
+		);
+		request.on('error', reject);
+		request.end(payload);
 	});
-	if (code !== 0) throw new Error(`raw client ${args[0]} exited ${code}:\n${stderr}`);
-	return JSON.parse(stdout.trim().split('\n').pop()!) as RawResult;
 }
 
-async function api(sandbox: Sandbox, method: string, pathname: string, body?: unknown): Promise<Record<string, unknown>> {
-	const response = await fetch(`${sandbox.url}${pathname}`, {
-		method,
-		headers: { authorization: `Bearer ${sandbox.apiKey}`, 'content-type': 'application/json' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const json = (await response.json()) as { status: boolean; data: Record<string, unknown> };
-	if (!response.ok || json.status !== true) throw new Error(`${method} ${pathname}: ${response.status} ${JSON.stringify(json)}`);
-	return json.data;
-}
-
-async function aTransaction(sandbox: Sandbox): Promise<string> {
-	const payout = await api(sandbox, 'POST', '/api/v2/wallets/payout/initialize', {
+/** A new payout in the endpoint's sandbox: a transaction for one measured node to read. */
+async function newTransaction(endpoint: Endpoint): Promise<string> {
+	const payout = await api(endpoint, 'POST', '/api/v2/wallets/payout/initialize', {
 		amount: 500,
 		sourceWalletCurrency: 'USD',
 		customerEmail: 'bench@example.com',
@@ -185,33 +271,142 @@ async function aTransaction(sandbox: Sandbox): Promise<string> {
 			destination: { type: 'MOBILEMONEY', network: 'MPESA', accountName: 'Bench', accountNumber: '254712345678' },
 		},
 	});
+	endpoint.sandbox.clearRequests();
 	return payout.id as string;
 }
 
-interface RawFigures {
-	get: number[];
-	fresh: number[];
-	pages: number[];
-	pagesRssKb: number[];
+/** What the service saw of a measured run. */
+interface ServiceStats {
+	requests: number;
+	/** Distinct connections the requests came on. */
+	connections: number;
+	/** Most requests the service was answering at one moment. */
+	maxInFlight: number;
+	/** Sum of the service's time per request (arrival to end of answer), ms. */
+	serviceMs: number;
 }
 
-async function rawFigures(nodeBin: string, sandbox: Sandbox, transactionId: string): Promise<RawFigures> {
-	const out: RawFigures = { get: [], fresh: [], pages: [], pagesRssKb: [] };
-	const idles: number[] = [];
-	for (let run = 0; run < 3; run++) idles.push((await raw(nodeBin, ['idle'])).maxRssKb);
-	const idle = median(idles);
-	for (let run = 0; run < RUNS; run++) {
-		const get = await raw(nodeBin, ['get', sandbox.url, sandbox.apiKey, transactionId, String(GET_ITEMS)]);
-		if (get.requests !== GET_ITEMS) throw new Error(`raw get made ${get.requests} requests`);
-		out.get.push(round(get.ms, 1));
-		out.fresh.push(round((await raw(nodeBin, ['fresh', sandbox.url, sandbox.apiKey, transactionId, String(GET_ITEMS)])).ms, 1));
-		const pages = await raw(nodeBin, ['pages', sandbox.url, sandbox.apiKey]);
-		if (pages.records !== BENEFICIARIES) throw new Error(`raw page loop read ${pages.records} records`);
-		out.pages.push(round(pages.ms, 1));
-		out.pagesRssKb.push(pages.maxRssKb - idle);
-		sandbox.clearRequests();
+function serviceStats(requests: RecordedRequest[]): ServiceStats {
+	const edges = requests.flatMap((r) => [
+		[r.startedMs ?? 0, 1],
+		[r.finishedMs ?? r.startedMs ?? 0, -1],
+	]);
+	edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+	let current = 0;
+	let most = 0;
+	for (const [, step] of edges) most = Math.max(most, (current += step));
+	return {
+		requests: requests.length,
+		connections: new Set(requests.map((r) => r.connection)).size,
+		maxInFlight: most,
+		serviceMs: requests.reduce((sum, r) => sum + ((r.finishedMs ?? 0) - (r.startedMs ?? 0)), 0),
+	};
+}
+
+const notWarmUp = (r: RecordedRequest) => r.query.warmup === undefined;
+
+// ---------------------------------------------------------------- raw clients
+
+interface RawResult {
+	ms: number;
+	requests: number;
+	records: number;
+	maxRssKb?: number;
+	stats: ServiceStats;
+	/** n8n-transport.js only: connections still open at the service after the last answer. */
+	openAfter?: number;
+}
+
+const rawRuns: Record<string, RawResult[]> = {};
+
+/**
+ * Runs bench/raw-client.js or bench/n8n-transport.js in its own process on n8n's Node,
+ * asynchronously (the sandboxes answer from this process).
+ */
+async function client(nodeBin: string, script: string, args: string[], sandbox: Sandbox | undefined, ca: string | undefined): Promise<RawResult> {
+	sandbox?.clearRequests();
+	const holds = script === 'n8n-transport.js';
+	const child: ChildProcess = spawn(nodeBin, [path.join(ROOT, 'bench', script), ...args], {
+		stdio: [holds ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+		// This machine's NODE_EXTRA_CA_CERTS (if any) is replaced: only the bench's certificate.
+		env: { ...process.env, NODE_EXTRA_CA_CERTS: ca ?? '' },
+	});
+	let stdout = '';
+	let stderr = '';
+	let openAfter: number | undefined;
+	const firstLine = new Promise<void>((resolve) => {
+		child.stdout!.on('data', (chunk: Buffer) => {
+			stdout += chunk.toString();
+			if (stdout.includes('\n')) resolve();
+		});
+	});
+	child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+	const closed = new Promise<number | null>((resolve, reject) => {
+		child.once('error', reject);
+		child.once('close', resolve);
+	});
+	if (holds) {
+		// The client waits for its stdin to close: count what is still open at the service first.
+		await Promise.race([firstLine, closed]);
+		await new Promise((resolve) => setTimeout(resolve, 200));
+		openAfter = sandbox?.openConnections();
+		child.stdin!.end();
 	}
-	return out;
+	const code = await closed;
+	if (code !== 0) throw new Error(`${script} ${args.join(' ')} exited ${code}:\n${stderr}`);
+	const result = JSON.parse(stdout.trim().split('\n').pop()!) as Omit<RawResult, 'stats'>;
+	const requests = (sandbox?.requests ?? []).filter(notWarmUp);
+	sandbox?.clearRequests();
+	return { ...result, stats: serviceStats(requests), openAfter };
+}
+
+/** One run of every raw client (after each round of n8n executions, so they interleave). */
+async function rawRound(nodeBin: string, n8nModules: string | undefined, endpoints: Partial<Record<EndpointKey, Endpoint>>, defaultBatch: number, run: number): Promise<void> {
+	await quiet(`raw clients, run ${run + 1}`);
+	log(`raw clients, run ${run + 1}/${RUNS}`);
+	const keep = (key: string, result: RawResult, requests: number, records?: number) => {
+		if (result.requests !== requests || result.stats.requests !== requests) throw new Error(`${key}: ${result.requests} requests (the service saw ${result.stats.requests}), expected ${requests}`);
+		if (records !== undefined && result.records !== records) throw new Error(`${key}: ${result.records} records, expected ${records}`);
+		(rawRuns[key] ??= []).push(result);
+	};
+	for (const e of Object.values(endpoints)) {
+		if (!e || !['fast', 'slow', 'jitter', 'tls', 'link'].includes(e.key)) continue;
+		const id = await newTransaction(e);
+		const count = e.key === 'link' ? LINK_GETS : GETS;
+		const get = (extra: string[]) => client(nodeBin, 'raw-client.js', ['get', e.url, e.sandbox.apiKey, id, String(count), ...extra], e.sandbox, e.ca);
+		if (e.key !== 'jitter') keep(`raw.get.${e.key}.batch1`, await get([]), count);
+		if (e.key !== 'link') keep(`raw.get.${e.key}.default`, await get([`--concurrency=${defaultBatch}`]), count);
+		if (e.key === 'fast' || e.key === 'tls' || e.key === 'link') {
+			keep(`raw.get.${e.key}.fresh`, await get(['--fresh']), count);
+			if (n8nModules) {
+				const transport = (extra: string[]) => client(nodeBin, 'n8n-transport.js', [n8nModules, 'get', e.url, e.sandbox.apiKey, id, String(count), ...extra], e.sandbox, e.ca);
+				if (e.key !== 'link') {
+					keep(`transport.get.${e.key}`, await transport([]), count);
+					keep(`transport.get.${e.key}.keepAlive`, await transport(['--agent-options={"keepAlive":true}']), count);
+				}
+			}
+		}
+	}
+	for (const [key, records] of [
+		['fast1k', SMALL],
+		['fast', LARGE],
+		['slow1k', SMALL],
+		['slow', LARGE],
+	] as const) {
+		const e = endpoints[key];
+		if (!e) continue;
+		keep(`raw.all.${key}`, await client(nodeBin, 'raw-client.js', ['pages', e.url, e.sandbox.apiKey], e.sandbox, undefined), records / 100, records);
+		// n8n's transport alone, at 0 ms only (at 100 ms the service's time hides it).
+		if (n8nModules && (key === 'fast' || key === 'fast1k')) {
+			keep(`transport.all.${key}`, await client(nodeBin, 'n8n-transport.js', [n8nModules, 'pages', e.url, e.sandbox.apiKey], e.sandbox, undefined), records / 100, records);
+		}
+	}
+}
+
+async function rawIdle(nodeBin: string): Promise<number> {
+	const idles: number[] = [];
+	for (let run = 0; run < 3; run++) idles.push((await client(nodeBin, 'raw-client.js', ['idle'], undefined, undefined)).maxRssKb ?? 0);
+	return median(idles);
 }
 
 // ---------------------------------------------------------------- n8n
@@ -238,15 +433,107 @@ async function loadE2E(): Promise<E2E> {
 	};
 }
 
-interface N8nRun {
-	/** n8n's executionTime of the node, ms. */
-	ms: number;
+type WorkflowNode = import('../test/e2e/support/workflow').WorkflowNode;
+type WorkflowJson = import('../test/e2e/support/n8n').WorkflowJson;
+type OutputItem = { json: Record<string, unknown>; pairedItem?: unknown };
+
+interface Measured {
+	/** Figure key, e.g. get.slow.default. */
+	key: string;
+	node: WorkflowNode;
+	endpoint: Endpoint;
 	items: number;
-	/** Peak resident memory of the `n8n execute` process, KB. */
-	maxRssKb?: number;
+	/** This node's requests among the sandbox's (each node reads its own transaction or sandbox). */
+	match: (request: RecordedRequest) => boolean;
+	/** Extra checks of the output and the requests; throws when they fail. */
+	check?: (items: OutputItem[], requests: RecordedRequest[]) => void;
 }
 
-async function n8nFigures(e2e: E2E, sandbox: Sandbox, transactionId: string, workDir: string): Promise<{ nodeBin: string; nodeVersion: string; n8nVersion: string; runs: Record<string, N8nRun[]> }> {
+interface Branch {
+	/** Makes the branch's input items (not measured). */
+	source: WorkflowNode;
+	/**
+	 * Unmeasured nodes that run first, on the source's first 20 items (a Limit node): the code
+	 * paths are warm when the measured nodes run, as the raw clients' are (20 untimed requests).
+	 */
+	warmups: WorkflowNode[];
+	measured: Measured[];
+}
+
+const WARM_UP_ITEMS = 20;
+
+interface BenchWorkflow {
+	json: WorkflowJson;
+	measured: Measured[];
+	endpoints: Endpoint[];
+}
+
+/**
+ * Manual Trigger → each branch's source → a Limit node → its warm-ups, then (from the source) its
+ * measured nodes. n8n (execution order v1) runs a node's children top to bottom, each with its own
+ * children to the end before the next, so measured nodes never overlap; every run checks that
+ * from their start times.
+ */
+function benchWorkflow(e2e: E2E, id: string, name: string, branches: Branch[]): BenchWorkflow {
+	const trigger = e2e.workflow.manualTrigger();
+	trigger.position = [0, 0];
+	const nodes: WorkflowNode[] = [trigger];
+	const connections: Record<string, { main: Array<Array<{ node: string; type: string; index: number }>> }> = {};
+	const link = (from: string, to: string) => (connections[from] ??= { main: [[]] }).main[0].push({ node: to, type: 'main', index: 0 });
+	let y = 0;
+	for (const branch of branches) {
+		branch.source.position = [220, y];
+		nodes.push(branch.source);
+		link(trigger.name, branch.source.name);
+		if (branch.warmups.length > 0) {
+			const first = e2e.workflow.node(`First ${WARM_UP_ITEMS} of ${branch.source.name}`, 'n8n-nodes-base.limit', 1, { maxItems: WARM_UP_ITEMS });
+			first.position = [440, y];
+			nodes.push(first);
+			link(branch.source.name, first.name);
+			for (const warmup of branch.warmups) {
+				warmup.position = [660, y];
+				y += 120;
+				nodes.push(warmup);
+				link(first.name, warmup.name);
+			}
+		}
+		for (const measured of branch.measured) {
+			measured.node.position = [440, y];
+			y += 120;
+			nodes.push(measured.node);
+			link(branch.source.name, measured.node.name);
+		}
+		y += 240;
+	}
+	const names = new Set<string>();
+	for (const node of nodes) {
+		if (names.has(node.name)) throw new Error(`Duplicate node name ${node.name}`);
+		names.add(node.name);
+	}
+	const measured = branches.flatMap((branch) => branch.measured);
+	return {
+		json: { id, name, nodes, connections, settings: { executionOrder: 'v1' }, active: false },
+		measured,
+		endpoints: [...new Set(measured.map((m) => m.endpoint))],
+	};
+}
+
+interface NodeRun {
+	/** n8n's executionTime of the node, ms. */
+	ms: number;
+	stats: ServiceStats;
+}
+
+interface N8nResults {
+	nodeBin: string;
+	nodeVersion: string;
+	n8nVersion: string;
+	runs: Record<string, NodeRun[]>;
+	/** Peak resident memory of `n8n execute`, KB (one run each). */
+	rss: Record<string, number>;
+}
+
+async function n8nFigures(e2e: E2E, endpoints: Partial<Record<EndpointKey, Endpoint>>, certificate: SelfSignedCertificate | undefined, defaultBatch: number, workDir: string): Promise<N8nResults> {
 	const installed = await e2e.install.ensureInstalled();
 	const tarball = e2e.n8n.packPackage(path.join(workDir, 'pack'));
 	const rssDir = path.join(workDir, 'maxrss');
@@ -260,87 +547,188 @@ async function n8nFigures(e2e: E2E, sandbox: Sandbox, transactionId: string, wor
 				...(process.env.BENCH_PROFILE ? [`--cpu-prof --cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}`] : []),
 			].join(' '),
 			BENCH_MAXRSS_DIR: rssDir,
+			// The HTTPS sandbox's certificate, trusted as a private CA is; no check is turned off.
+			...(certificate ? { NODE_EXTRA_CA_CERTS: certificate.certFile } : {}),
 		},
 	});
 	try {
-		await n8n.importWalletCredential({ apiKey: sandbox.apiKey, baseUrl: sandbox.url });
-		const { chain, manualTrigger, node, walletNode } = e2e.workflow;
-		const items = () =>
-			node('Items', 'n8n-nodes-base.code', 2, {
-				jsCode: `return Array.from({ length: ${GET_ITEMS} }, () => ({ json: { id: ${JSON.stringify(transactionId)} } }));`,
-			});
-		const credentials = { walletPaymentsApi: { id: e2e.n8n.CREDENTIAL_ID, name: e2e.n8n.CREDENTIAL_NAME } };
-		const workflows = {
-			node: chain('BenchGetWallet01', 'Bench: Transaction Get (node)', [
-				manualTrigger(),
-				items(),
-				walletNode('Measured', 'transaction', 'get', { transactionId: '={{ $json.id }}', simplify: false }),
-			]),
-			// The same without an expression: what n8n's expression evaluation costs per item.
-			nodeFixed: chain('BenchGetFixed001', 'Bench: Transaction Get (node, fixed ID)', [
-				manualTrigger(),
-				items(),
-				walletNode('Measured', 'transaction', 'get', { transactionId, simplify: false }),
-			]),
-			http: chain('BenchGetHttpReq1', 'Bench: Transaction Get (HTTP Request)', [
-				manualTrigger(),
-				items(),
-				node(
-					'Measured',
-					'n8n-nodes-base.httpRequest',
-					4.5,
-					{
-						method: 'GET',
-						url: `={{ ${JSON.stringify(`${sandbox.url}/api/v2/transactions/`)} + $json.id }}`,
-						authentication: 'predefinedCredentialType',
-						nodeCredentialType: 'walletPaymentsApi',
-						options: {},
-					},
-					{ credentials },
-				),
-			]),
-			returnAll: chain('BenchReturnAll01', 'Bench: Return All beneficiaries', [
-				manualTrigger(),
-				walletNode('Measured', 'beneficiary', 'getAll', { returnAll: true, simplify: false }),
-			]),
-			oneRecord: chain('BenchOneRecord01', 'Bench: one beneficiary (memory baseline)', [
-				manualTrigger(),
-				walletNode('Measured', 'beneficiary', 'getAll', { returnAll: false, limit: 1, simplify: false }),
-			]),
-		};
-		await n8n.importWorkflows(Object.values(workflows));
+		const all = Object.values(endpoints).filter((e): e is Endpoint => e !== undefined);
+		await n8n.importCredentials(
+			all.map((e) => ({ id: e.credential.id, name: e.credential.name, type: e2e.n8n.CREDENTIAL_TYPE, data: { apiKey: e.sandbox.apiKey, baseUrl: e.url, webhookSecret: '' } })),
+		);
+		const { node, walletNode } = e2e.workflow;
+		const wallet = (name: string, e: Endpoint, resource: string, operation: string, parameters: Record<string, unknown>): WorkflowNode =>
+			walletNode(name, resource, operation, parameters, { credentialId: e.credential.id, credentialName: e.credential.name });
+		const httpRequest = (name: string, e: Endpoint, field: string): WorkflowNode =>
+			node(
+				name,
+				'n8n-nodes-base.httpRequest',
+				4.5,
+				{
+					method: 'GET',
+					url: `={{ ${JSON.stringify(`${e.url}/api/v2/transactions/`)} + $json.${field} }}`,
+					authentication: 'predefinedCredentialType',
+					nodeCredentialType: 'walletPaymentsApi',
+					options: {},
+				},
+				{ credentials: { walletPaymentsApi: e.credential } },
+			);
+		const byPath = (id: string) => (r: RecordedRequest) => r.path === `/api/v2/transactions/${id}`;
 
-		const execute = async (workflowId: string, expectedItems: number): Promise<N8nRun> => {
+		/** Transaction Gets against one endpoint, each variant reading its own transaction. */
+		const getBranch = async (e: Endpoint, variants: Array<'batch1' | 'default' | 'sweep' | 'fixedId' | 'http'>, count = GETS): Promise<Branch> => {
+			const fields: Record<string, string> = {};
+			const measured: Measured[] = [];
+			const add = async (suffix: string, make: (field: string, id: string) => WorkflowNode) => {
+				const id = await newTransaction(e);
+				const field = suffix.replace(/\W/g, '_');
+				fields[field] = id;
+				measured.push({ key: `get.${e.key}.${suffix}`, node: make(field, id), endpoint: e, items: count, match: byPath(id) });
+			};
+			const get = (name: string, transactionId: string, itemsPerBatch?: number) =>
+				wallet(name, e, 'transaction', 'get', { transactionId, simplify: false, ...(itemsPerBatch === undefined ? {} : { batching: { itemsPerBatch } }) });
+			if (variants.includes('batch1')) await add('batch1', (field) => get(`Get ${e.label}, sequential`, `={{ $json.${field} }}`, 1));
+			if (variants.includes('default')) await add('default', (field) => get(`Get ${e.label}, default batching`, `={{ $json.${field} }}`));
+			if (variants.includes('sweep')) {
+				for (const size of SWEEP) {
+					if (size === 1 || size === defaultBatch) continue; // measured above
+					await add(`batch${size}`, (field) => get(`Get ${e.label}, ${size} per batch`, `={{ $json.${field} }}`, size));
+				}
+			}
+			if (variants.includes('fixedId')) await add('batch1.fixedId', (_field, id) => get(`Get ${e.label}, sequential, fixed ID`, id, 1));
+			if (variants.includes('http')) await add('http', (field) => httpRequest(`HTTP Request ${e.label}`, e, field));
+			const warm = await newTransaction(e);
+			fields.warm = warm;
+			return {
+				source: node(`IDs ${e.label}`, 'n8n-nodes-base.code', 2, { jsCode: `const ids = ${JSON.stringify(fields)};\nreturn Array.from({ length: ${count} }, () => ({ json: { ...ids } }));` }),
+				warmups: [get(`Warm-up ${e.label}`, '={{ $json.warm }}', 10), httpRequest(`Warm-up HTTP ${e.label}`, e, 'warm')],
+				measured,
+			};
+		};
+		// The measured lists' pages (the warm-up lists filter by status: their pages are not).
+		const pages = (r: RecordedRequest) => r.path === '/api/v2/beneficiaries' && r.query.limit === '100' && r.query.status === undefined;
+		const returnAll = (name: string, e: Endpoint, items: number): Measured => ({
+			key: `all.${e.key}`,
+			node: wallet(name, e, 'beneficiary', 'getAll', { returnAll: true, simplify: false }),
+			endpoint: e,
+			items,
+			match: pages,
+		});
+		const warmList = (name: string, e: Endpoint) => wallet(name, e, 'beneficiary', 'getAll', { returnAll: false, limit: 500, simplify: false, filters: { status: 'SUCCESS' } });
+		const { fast, fast1k, slow, slow1k, jitter, pay, tls, link } = endpoints;
+
+		const atZero = benchWorkflow(e2e, 'BenchAtZeroMs001', 'Bench: 0 ms per answer', [
+			await getBranch(fast!, ['batch1', 'default', 'sweep', 'fixedId', 'http']),
+			...(tls ? [await getBranch(tls, ['batch1', 'http'])] : []),
+			...(link ? [await getBranch(link, ['batch1'], LINK_GETS)] : []),
+			{
+				source: node('Lists at 0 ms', 'n8n-nodes-base.noOp', 1, {}),
+				warmups: [warmList('Warm-up list at 0 ms', fast1k!)],
+				measured: [returnAll('Return All 1,000 at 0 ms', fast1k!, SMALL), returnAll('Return All 10,000 at 0 ms', fast!, LARGE)],
+			},
+		]);
+		const payees = node('Payees', 'n8n-nodes-base.code', 2, {
+			// A key new in every execution: each run sends its 100 payouts (the node's exactly-once
+			// guard would otherwise output a later run's items as already submitted).
+			jsCode: `const run = String($execution.id);\nreturn Array.from({ length: ${PAYOUTS} }, (_, i) => ({ json: { row: i + 1, key: 'bench-' + run + '-' + (i + 1) } }));`,
+		});
+		const payouts: Measured = {
+			key: 'payouts.pay',
+			node: wallet('Payouts at 100 ms', pay!, 'payout', 'initiate', {
+				sourceWalletCurrency: 'USD',
+				amountUnit: 'minor',
+				amount: 500,
+				customerEmail: 'payee@example.com',
+				description: '={{ "Payroll row " + $json.row }}',
+				beneficiaryMode: 'id',
+				beneficiaryId: { __rl: true, mode: 'id', value: pay!.beneficiaryId },
+				duplicateProtection: { idempotencyKey: '={{ $json.key }}' },
+			}),
+			endpoint: pay!,
+			items: PAYOUTS,
+			match: (r) => r.path === '/api/v2/wallets/payout/initialize',
+			check: (items, requests) => {
+				const bad = items.find((item) => item.json.alreadySubmitted === true || item.json.id === undefined);
+				if (bad) throw new Error(`a payout was not sent: ${JSON.stringify(bad.json).slice(0, 300)}`);
+				if (items.some((item, index) => (item.pairedItem as { item?: number } | undefined)?.item !== index)) throw new Error('payout outputs are not paired in input order');
+				const sent = requests.map((r) => (r.body as { description?: string } | undefined)?.description);
+				const expected = Array.from({ length: PAYOUTS }, (_, i) => `Payroll row ${i + 1}`);
+				if (JSON.stringify(sent) !== JSON.stringify(expected)) throw new Error('payouts did not reach the service one by one in input order');
+				const stats = serviceStats(requests);
+				if (stats.maxInFlight !== 1) throw new Error(`payouts overlapped: ${stats.maxInFlight} in flight`);
+			},
+		};
+		const atSlow = benchWorkflow(e2e, 'BenchAtSlowMs001', `Bench: ${SLOW_MS} ms and ${JITTER.fixedMs}–${JITTER.fixedMs + JITTER.jitterMs} ms per answer`, [
+			await getBranch(slow!, ['batch1', 'default', 'sweep', 'http']),
+			await getBranch(jitter!, ['default', 'http']),
+			{ source: payees, warmups: [], measured: [payouts] },
+			{
+				source: node(`Lists at ${SLOW_MS} ms`, 'n8n-nodes-base.noOp', 1, {}),
+				warmups: [warmList(`Warm-up list at ${SLOW_MS} ms`, slow1k!)],
+				measured: [returnAll(`Return All 1,000 at ${SLOW_MS} ms`, slow1k!, SMALL), returnAll(`Return All 10,000 at ${SLOW_MS} ms`, slow!, LARGE)],
+			},
+		]);
+		// Peak memory (one run each): Return All of 10,000 alone, and a one-record baseline.
+		const memory = benchWorkflow(e2e, 'BenchMemory10k01', 'Bench: Return All 10,000 (memory)', [
+			{ source: node('Begin', 'n8n-nodes-base.noOp', 1, {}), warmups: [], measured: [{ ...returnAll('Return All 10,000', fast!, LARGE), key: 'memory.all' }] },
+		]);
+		const baseline = benchWorkflow(e2e, 'BenchMemoryOne01', 'Bench: one beneficiary (memory baseline)', [
+			{ source: node('Begin', 'n8n-nodes-base.noOp', 1, {}), warmups: [], measured: [{ key: 'memory.one', node: wallet('One beneficiary', fast!, 'beneficiary', 'getAll', { returnAll: false, limit: 1, simplify: false }), endpoint: fast!, items: 1, match: (r) => r.path === '/api/v2/beneficiaries' }] },
+		]);
+		await n8n.importWorkflows([atZero, atSlow, memory, baseline].map((w) => w.json));
+
+		const results: N8nResults = {
+			nodeBin: installed.nodeBin,
+			nodeVersion: spawnSync(installed.nodeBin, ['--version'], { encoding: 'utf8' }).stdout.trim(),
+			n8nVersion: e2e.install.N8N_VERSION,
+			runs: {},
+			rss: {},
+		};
+		const execute = async (workflow: BenchWorkflow, label: string): Promise<void> => {
+			await quiet(label);
+			log(label);
 			for (const file of fs.readdirSync(rssDir)) fs.rmSync(path.join(rssDir, file));
-			const result = await n8n.executeOk(workflowId);
-			const run = result.data.resultData.runData.Measured?.[0] as { executionTime?: number } | undefined;
-			const output = e2e.n8n.nodeOutput(result, 'Measured');
-			if (output.length !== expectedItems) throw new Error(`${workflowId}: ${output.length} items, expected ${expectedItems}`);
-			if (output.some((json) => json.error !== undefined)) throw new Error(`${workflowId}: an item failed`);
+			for (const e of workflow.endpoints) e.sandbox.clearRequests();
+			pay!.sandbox.controls.setWalletBalance('USD', 1e12);
+			const began = Date.now();
+			const result = await n8n.executeOk(workflow.json.id);
+			const summary: string[] = [];
+			let previousEnd = 0;
+			const ordered = workflow.measured
+				.map((m) => ({ m, run: result.data.resultData.runData[m.node.name]?.[0] as { startTime: number; executionTime: number } | undefined }))
+				.sort((a, b) => (a.run?.startTime ?? 0) - (b.run?.startTime ?? 0));
+			for (const { m, run } of ordered) {
+				if (!run) throw new Error(`${workflow.json.name}: "${m.node.name}" did not run`);
+				if (run.startTime < previousEnd) throw new Error(`${workflow.json.name}: "${m.node.name}" started before the node before it ended`);
+				previousEnd = run.startTime + run.executionTime;
+				const items = e2e.n8n.nodeItems(result, m.node.name) as OutputItem[];
+				if (items.length !== m.items) throw new Error(`${m.node.name}: ${items.length} items, expected ${m.items}`);
+				const failed = items.find((item) => item.json.error !== undefined);
+				if (failed) throw new Error(`${m.node.name}: an item failed: ${JSON.stringify(failed.json).slice(0, 300)}`);
+				const requests = m.endpoint.sandbox.requests.filter(m.match);
+				m.check?.(items, requests);
+				(results.runs[m.key] ??= []).push({ ms: run.executionTime, stats: serviceStats(requests) });
+				summary.push(`${m.key} ${run.executionTime}`);
+			}
+			log(`  ${((Date.now() - began) / 1000).toFixed(1)} s: ${summary.join(', ')}`);
 			const rss = fs
 				.readdirSync(rssDir)
 				.map((file) => JSON.parse(fs.readFileSync(path.join(rssDir, file), 'utf8')) as { argv: string[]; maxRssKb: number })
 				.find((entry) => entry.argv.includes('execute') && entry.argv[0] === n8n.install.n8nBin);
-			sandbox.clearRequests();
-			return { ms: run?.executionTime ?? NaN, items: output.length, maxRssKb: rss?.maxRssKb };
+			if (rss) results.rss[workflow.json.id] = rss.maxRssKb;
+			for (const e of workflow.endpoints) e.sandbox.clearRequests();
 		};
 
-		const runs: Record<string, N8nRun[]> = { node: [], nodeFixed: [], http: [], returnAll: [], oneRecord: [] };
-		// One warm-up execution of each (first use of a folder, compile caches), then the runs,
-		// interleaved so that drift on the machine touches every variant alike.
-		await execute(workflows.node.id, GET_ITEMS);
-		await execute(workflows.http.id, GET_ITEMS);
-		await execute(workflows.returnAll.id, BENEFICIARIES);
 		for (let run = 0; run < RUNS; run++) {
-			log(`n8n run ${run + 1}/${RUNS}`);
-			runs.node.push(await execute(workflows.node.id, GET_ITEMS));
-			runs.nodeFixed.push(await execute(workflows.nodeFixed.id, GET_ITEMS));
-			runs.http.push(await execute(workflows.http.id, GET_ITEMS));
-			runs.returnAll.push(await execute(workflows.returnAll.id, BENEFICIARIES));
-			runs.oneRecord.push(await execute(workflows.oneRecord.id, 1));
+			await execute(atZero, `n8n run ${run + 1}/${RUNS}: ${atZero.json.name}`);
+			await execute(atSlow, `n8n run ${run + 1}/${RUNS}: ${atSlow.json.name}`);
+			await rawRound(installed.nodeBin, installed.n8nModules, endpoints, defaultBatch, run);
 		}
-		const nodeVersion = spawnSync(installed.nodeBin, ['--version'], { encoding: 'utf8' }).stdout.trim();
-		return { nodeBin: installed.nodeBin, nodeVersion, n8nVersion: e2e.install.N8N_VERSION, runs };
+		await execute(memory, `n8n: ${memory.json.name}`);
+		await execute(baseline, `n8n: ${baseline.json.name}`);
+		results.rss['memory.all'] = results.rss[memory.json.id];
+		results.rss['memory.one'] = results.rss[baseline.json.id];
+		return results;
 	} finally {
 		await n8n.dispose();
 	}
@@ -348,20 +736,176 @@ async function n8nFigures(e2e: E2E, sandbox: Sandbox, transactionId: string, wor
 
 // ---------------------------------------------------------------- report
 
+function medianOf(runs: Array<{ ms: number }> | undefined): number {
+	return runs && runs.length ? median(runs.map((r) => r.ms)) : NaN;
+}
+
+function statsNote(runs: Array<{ stats: ServiceStats }> | undefined): string {
+	if (!runs?.length) return '';
+	const m = (pick: (s: ServiceStats) => number) => round(median(runs.map((r) => pick(r.stats))), 0);
+	return `${m((s) => s.requests)} requests, ${m((s) => s.connections)} connections, at most ${m((s) => s.maxInFlight)} in flight`;
+}
+
+function reportFigures(n8n: N8nResults | undefined, defaultBatch: number, idleRssKb: number, link: Link | undefined): void {
+	const node = (key: string) => n8n?.runs[key];
+	const add = (section: string, name: string, runs: Array<{ ms: number; stats: ServiceStats }> | undefined, note?: string) =>
+		record({ section, name, value: runs?.length ? round(medianOf(runs), 0) : null, unit: 'ms', runs: runs?.map((r) => round(r.ms, 1)), note: [statsNote(runs), note].filter(Boolean).join('; ') });
+	const ratio = (a: number, b: number) => round(a / b);
+
+	const latencies: Array<['fast' | 'slow' | 'jitter', string]> = [
+		['fast', '0 ms'],
+		['slow', `${SLOW_MS} ms`],
+		['jitter', `${JITTER.fixedMs}–${JITTER.fixedMs + JITTER.jitterMs} ms`],
+	];
+	for (const [key, latency] of latencies) {
+		const section = `${GETS} × Transaction → Get, ${latency} per answer`;
+		if (key !== 'jitter') add(section, 'This node, sequential (Items per Batch 1)', node(`get.${key}.batch1`));
+		add(section, `This node, default batching (Items per Batch ${defaultBatch})`, node(`get.${key}.default`));
+		add(section, 'HTTP Request node, same credential', node(`get.${key}.http`));
+		if (key !== 'jitter') add(section, 'Raw client, sequential (1 kept-alive connection)', rawRuns[`raw.get.${key}.batch1`]);
+		add(section, `Raw client, ${defaultBatch} in flight (${defaultBatch} kept-alive connections)`, rawRuns[`raw.get.${key}.default`]);
+		if (key === 'fast') add(section, 'explains: this node, sequential, fixed ID (no expression)', node('get.fast.batch1.fixedId'), 'the difference to sequential is n8n’s evaluation of {{ $json.<field> }}');
+	}
+	if (n8n) {
+		const section = `Targets at ${SLOW_MS} ms per answer`;
+		const seq = medianOf(node('get.slow.batch1'));
+		const def = medianOf(node('get.slow.default'));
+		record({ section, name: 'Default batching: speed-up over sequential', value: round(seq / def, 1), unit: '×', target: { min: 5, text: '≥ 5×' } });
+		record({ section, name: `Default batching / raw client with ${defaultBatch} in flight`, value: ratio(def, medianOf(rawRuns['raw.get.slow.default'])), unit: '×', target: { max: 1.2, text: '≤ 1.2' } });
+		record({ section, name: 'Default batching / HTTP Request node', value: ratio(def, medianOf(node('get.slow.http'))), unit: '×', target: { max: 1.0, text: '≤ 1.0' } });
+		record({ section, name: `Return All of ${LARGE.toLocaleString('en')} / raw page loop`, value: ratio(medianOf(node('all.slow')), medianOf(rawRuns['raw.all.slow'])), unit: '×', target: { max: 1.2, text: '≤ 1.2' } });
+		record({ section, name: `Return All of ${SMALL.toLocaleString('en')} / raw page loop`, value: ratio(medianOf(node('all.slow1k')), medianOf(rawRuns['raw.all.slow1k'])), unit: '×', target: { max: 1.2, text: '≤ 1.2' } });
+	}
+
+	for (const [key, latency] of latencies.slice(0, 2)) {
+		const section = `Items per Batch, ${GETS} × Transaction → Get, ${latency} per answer`;
+		for (const size of SWEEP) {
+			const runs = node(size === 1 ? `get.${key}.batch1` : size === defaultBatch ? `get.${key}.default` : `get.${key}.batch${size}`);
+			add(section, `Items per Batch ${size}${size === defaultBatch ? ' (default)' : ''}`, runs, runs?.length && key === 'slow' ? `${round(medianOf(runs) / medianOf(node('get.slow.http')), 2)} × the HTTP Request node` : undefined);
+		}
+	}
+
+	for (const [key, small, latency] of [
+		['fast', 'fast1k', '0 ms'],
+		['slow', 'slow1k', `${SLOW_MS} ms`],
+	] as const) {
+		const section = `Return All of beneficiaries (100 per page), ${latency} per answer`;
+		for (const [k, count] of [
+			[small, SMALL],
+			[key, LARGE],
+		] as const) {
+			const label = count.toLocaleString('en');
+			const nodeRuns = node(`all.${k}`);
+			const raw = rawRuns[`raw.all.${k}`];
+			const transport = rawRuns[`transport.all.${k}`];
+			add(section, `${label}: this node`, nodeRuns);
+			add(section, `${label}: raw page loop (1 kept-alive connection)`, raw);
+			if (transport) add(section, `${label}: n8n’s transport, the same loop`, transport, 'bench/n8n-transport.js: n8n’s httpRequest without the rest of n8n');
+			if (nodeRuns?.length && raw?.length) {
+				const perPage = (medianOf(nodeRuns) - medianOf(raw)) / (count / 100);
+				record({ section, name: `${label}: this node / raw`, value: ratio(medianOf(nodeRuns), medianOf(raw)), unit: '×', note: `${round(perPage, 1)} ms more per page of 100` });
+			}
+		}
+	}
+
+	if (n8n) {
+		const section = `${PAYOUTS} payouts (Payout → Initiate), ${SLOW_MS} ms per answer`;
+		const runs = node('payouts.pay');
+		add(section, 'This node: one after another, in input order', runs, 'every run checked: all sent, outputs paired in input order, one request at a time in input order');
+		if (runs?.length) {
+			const service = median(runs.map((r) => r.stats.serviceMs));
+			record({ section, name: 'per payout', value: round(medianOf(runs) / PAYOUTS, 1), unit: 'ms', note: `${round((medianOf(runs) - service) / PAYOUTS, 1)} ms of it not waiting for the service` });
+		}
+	}
+
+	{
+		const section = `Connection cost: ${GETS} sequential Transaction → Get, 0 ms per answer (loopback)`;
+		for (const [key, scheme] of [
+			['fast', 'HTTP'],
+			['tls', 'HTTPS'],
+		] as const) {
+			if (!rawRuns[`raw.get.${key}.batch1`]) continue;
+			add(section, `${scheme}: this node, sequential`, node(`get.${key}.batch1`));
+			add(section, `${scheme}: HTTP Request node`, node(`get.${key}.http`));
+			add(section, `${scheme}: raw client, one kept-alive connection`, rawRuns[`raw.get.${key}.batch1`]);
+			add(section, `${scheme}: raw client, a new connection per request`, rawRuns[`raw.get.${key}.fresh`]);
+			add(section, `${scheme}: n8n’s transport, the node’s request options`, rawRuns[`transport.get.${key}`]);
+			const keepAlive = rawRuns[`transport.get.${key}.keepAlive`];
+			add(section, `${scheme}: n8n’s transport + agentOptions: { keepAlive: true }`, keepAlive, keepAlive?.length ? `${round(median(keepAlive.map((r) => r.openAfter ?? 0)), 0)} connections still open (idle) at the service after the last answer` : undefined);
+		}
+		const perRequest = (fresh: string, kept: string) => round((medianOf(rawRuns[fresh]) - medianOf(rawRuns[kept])) / GETS, 2);
+		record({ section, name: 'A new HTTP connection per request costs (raw client)', value: perRequest('raw.get.fast.fresh', 'raw.get.fast.batch1'), unit: 'ms', note: 'per request: new connection minus kept-alive; loopback: CPU only, no round trips' });
+		if (rawRuns['raw.get.tls.batch1']) {
+			record({ section, name: 'A new HTTPS connection per request costs (raw client)', value: perRequest('raw.get.tls.fresh', 'raw.get.tls.batch1'), unit: 'ms', note: 'TLS 1.3, RSA 2048 certificate, both ends on this machine; CPU only, no round trips' });
+			record({ section, name: 'This node: HTTPS minus HTTP, per request', value: round((medianOf(node('get.tls.batch1')) - medianOf(node('get.fast.batch1'))) / GETS, 2), unit: 'ms', note: 'n8n opens a new connection for every request' });
+		}
+	}
+	if (link && rawRuns['raw.get.link.batch1']) {
+		const section = `Connection cost: ${LINK_GETS} sequential Transaction → Get over HTTPS through a ${link.roundTripMs} ms round-trip link, 0 ms per answer`;
+		add(section, 'This node, sequential', node('get.link.batch1'));
+		add(section, 'Raw client, one kept-alive connection', rawRuns['raw.get.link.batch1']);
+		add(section, 'Raw client, a new connection per request', rawRuns['raw.get.link.fresh']);
+		const perRequest = (medianOf(rawRuns['raw.get.link.fresh']) - medianOf(rawRuns['raw.get.link.batch1'])) / LINK_GETS;
+		record({ section, name: 'A new HTTPS connection per request costs (raw client)', value: round(perRequest, 1), unit: 'ms', note: `${round(perRequest / link.roundTripMs, 1)} round trips: TCP handshake + TLS 1.3 handshake, and the TLS work` });
+	}
+	if (n8n?.rss['memory.all'] !== undefined && n8n.rss['memory.one'] !== undefined) {
+		const section = `Return All of ${LARGE.toLocaleString('en')} at 0 ms: peak memory (one run)`;
+		record({ section, name: 'This node in n8n', value: round((n8n.rss['memory.all'] - n8n.rss['memory.one']) / 1024, 1), unit: 'MB', note: `peak RSS of \`n8n execute\` above a one-record run (${round(n8n.rss['memory.one'] / 1024, 0)} MB)` });
+		const rawRss = median((rawRuns['raw.all.fast'] ?? []).map((r) => (r.maxRssKb ?? 0) - idleRssKb)) / 1024;
+		record({ section, name: 'Raw page loop', value: round(Math.max(0, rawRss), 1), unit: 'MB', note: rawRss < 0.5 ? 'peak RSS above the idle client: below what can be measured (0.5 MB)' : 'peak RSS above the idle client' });
+	}
+}
+
+/**
+ * Every measured variant by key (get.slow.default, raw.get.slow.default, …): median, runs and what
+ * the service saw (medians). bench/tables.js renders the README's tables from these.
+ */
+function measurements(n8n: N8nResults | undefined): Record<string, unknown> {
+	const out: Record<string, unknown> = {};
+	const put = (key: string, runs: Array<{ ms: number; stats: ServiceStats; openAfter?: number }>) => {
+		const m = (pick: (s: ServiceStats) => number) => round(median(runs.map((r) => pick(r.stats))), 0);
+		out[key] = {
+			ms: round(medianOf(runs), 0),
+			runs: runs.map((r) => round(r.ms, 1)),
+			requests: m((s) => s.requests),
+			connections: m((s) => s.connections),
+			maxInFlight: m((s) => s.maxInFlight),
+			serviceMs: m((s) => s.serviceMs),
+			...(runs[0]?.openAfter !== undefined ? { openAfter: round(median(runs.map((r) => r.openAfter ?? 0)), 0) } : {}),
+		};
+	};
+	for (const [key, runs] of Object.entries(n8n?.runs ?? {})) put(`node.${key}`, runs);
+	for (const [key, runs] of Object.entries(rawRuns)) put(key, runs);
+	return out;
+}
+
 function printTable(): void {
-	const rows = figures.map((figure) => [
-		figure.name,
-		figure.value === null ? 'n/a' : `${figure.value}${figure.unit ? ` ${figure.unit}` : ''}`,
-		figure.target ? figure.target.text : '',
-		figure.target ? (figure.value === null ? '?' : figure.met ? 'met' : 'MISSED') : '',
-		figure.note ?? '',
-	]);
 	const header = ['Figure', 'Median', 'Target', '', 'Notes'];
-	const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
-	const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd();
-	process.stdout.write(`\n${line(header)}\n${widths.map((width) => '-'.repeat(width)).join('  ')}\n`);
-	for (const row of rows) process.stdout.write(`${line(row)}\n`);
+	for (const section of [...new Set(figures.map((f) => f.section))]) {
+		const rows = figures
+			.filter((f) => f.section === section)
+			.map((figure) => [
+				figure.name,
+				figure.value === null ? 'n/a' : `${figure.value.toLocaleString('en')}${figure.unit ? ` ${figure.unit}` : ''}`,
+				figure.target ? figure.target.text : '',
+				figure.target ? (figure.value === null ? '?' : figure.met ? 'met' : 'MISSED') : '',
+				figure.note ?? '',
+			]);
+		const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
+		const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd();
+		process.stdout.write(`\n${section}\n${line(header)}\n${widths.map((width) => '-'.repeat(width)).join('  ')}\n`);
+		for (const row of rows) process.stdout.write(`${line(row)}\n`);
+	}
 	for (const note of notes) process.stdout.write(`\nNote: ${note}\n`);
+}
+
+// ---------------------------------------------------------------- main
+
+function gitState(): { commit?: string; uncommittedNodeChanges?: boolean } {
+	const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' });
+	if (head.status !== 0) return {};
+	const dirty = spawnSync('git', ['status', '--porcelain', '--', 'nodes', 'credentials'], { cwd: ROOT, encoding: 'utf8' });
+	return { commit: head.stdout.trim(), uncommittedNodeChanges: dirty.status === 0 ? dirty.stdout.trim() !== '' : undefined };
 }
 
 async function main(): Promise<void> {
@@ -370,103 +914,109 @@ async function main(): Promise<void> {
 	}
 	const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wallet-bench-'));
 	process.env.WALLET_E2E_RUN_DIR ??= workDir;
-	const sandbox = await startSandbox({ seed: { beneficiaries: BENEFICIARIES } });
+	const defaultBatch = defaultItemsPerBatch();
+	let certificate: SelfSignedCertificate | undefined;
+	try {
+		certificate = selfSignedCertificate(path.join(workDir, 'tls'));
+	} catch (error) {
+		notes.push(`No HTTPS rows: ${(error as Error).message}`);
+	}
 	const environment: Record<string, unknown> = {
 		date: new Date().toISOString(),
+		...gitState(),
 		cpus: os.cpus().length,
 		cpuModel: os.cpus()[0]?.model,
 		memoryGb: round(os.totalmem() / 1024 ** 3, 1),
 		runs: RUNS,
+		...(TRIAL ? { trial: true } : {}),
+		defaultItemsPerBatch: defaultBatch,
+		latencyMs: { slow: SLOW_MS, jitter: `${JITTER.fixedMs}–${JITTER.fixedMs + JITTER.jitterMs}` },
+		https: certificate ? 'RSA 2048 self-signed certificate made with openssl at run time, trusted through NODE_EXTRA_CA_CERTS' : 'not measured (no openssl)',
 	};
+	if (TRIAL) notes.push('BENCH_TRIAL=1: one run of everything; these are not medians.');
+	const closers: Array<() => Promise<void>> = [];
+	let measured: Record<string, unknown> = {};
+	let memory: Record<string, unknown> | undefined;
+	let link: Link | undefined;
 	try {
+		const endpoints: Partial<Record<EndpointKey, Endpoint>> = {};
+		const make = async (key: EndpointKey, id: string, label: string, options: SandboxOptions, beneficiary = false) => {
+			const sandbox = await startSandbox(options);
+			closers.push(() => sandbox.close());
+			const endpoint: Endpoint = { key, label, sandbox, url: sandbox.url, credential: { id, name: `Bench ${label}` }, ca: options.tls ? certificate?.certFile : undefined };
+			if (beneficiary) {
+				endpoint.beneficiaryId = (await api(endpoint, 'POST', '/api/v2/beneficiaries', {
+					country: 'KE',
+					currency: 'KES',
+					customerEmail: 'payee@example.com',
+					destination: { type: 'MOBILEMONEY', network: 'MPESA', accountName: 'Bench Payee', accountNumber: '254712345678' },
+				})).id as string;
+				sandbox.clearRequests();
+			}
+			endpoints[key] = endpoint;
+			return endpoint;
+		};
+		await make('fast', 'BenchCredFast001', 'at 0 ms', { seed: { beneficiaries: LARGE } });
+		await make('fast1k', 'BenchCredFast1k1', '1,000 at 0 ms', { seed: { beneficiaries: SMALL } });
+		await make('slow', 'BenchCredSlow001', `at ${SLOW_MS} ms`, { seed: { beneficiaries: LARGE }, latency: { fixedMs: SLOW_MS } });
+		await make('slow1k', 'BenchCredSlow1k1', `1,000 at ${SLOW_MS} ms`, { seed: { beneficiaries: SMALL }, latency: { fixedMs: SLOW_MS } });
+		await make('jitter', 'BenchCredJitter1', `at ${JITTER.fixedMs}-${JITTER.fixedMs + JITTER.jitterMs} ms`, { latency: JITTER });
+		// Payouts have their own sandbox: their saved beneficiary would be one more in the lists.
+		await make('pay', 'BenchCredPayout1', `payouts at ${SLOW_MS} ms`, { latency: { fixedMs: SLOW_MS } }, true);
+		if (certificate) {
+			const tls = await make('tls', 'BenchCredHttps01', 'over HTTPS', { tls: { key: certificate.key, cert: certificate.cert } });
+			link = await startLink({ host: '127.0.0.1', port: tls.sandbox.port }, LINK_ONE_WAY_MS);
+			closers.unshift(link.close);
+			// The same sandbox through the link: HTTPS end to end (the certificate names 127.0.0.1).
+			endpoints.link = { ...tls, key: 'link', label: `over HTTPS, ${link.roundTripMs} ms round trip`, url: `https://127.0.0.1:${link.port}`, credential: { id: 'BenchCredLink001', name: `Bench over HTTPS, ${link.roundTripMs} ms round trip` } };
+		}
+
 		log('package figures');
 		packageFigures();
 
-		const transactionId = await aTransaction(sandbox);
-		sandbox.clearRequests();
-
 		let nodeBin = process.execPath;
 		let nodeLabel = `Node ${process.version}`;
-		let n8n: Awaited<ReturnType<typeof n8nFigures>> | undefined;
-		if (process.env.BENCH_SKIP_N8N) {
-			notes.push('BENCH_SKIP_N8N is set: the n8n figures were not measured.');
-		} else if (!e2eAvailable()) {
-			notes.push('The e2e install (scripts/n8n-install.js, test/e2e/support) is missing: the n8n figures were not measured.');
-		} else {
-			log(`n8n figures (${RUNS} runs of each workflow; a cold n8n install takes about 4 minutes first)`);
-			n8n = await n8nFigures(await loadE2E(), sandbox, transactionId, workDir);
+		let n8n: N8nResults | undefined;
+		if (process.env.BENCH_SKIP_N8N) notes.push('BENCH_SKIP_N8N is set: the n8n figures were not measured.');
+		else if (!e2eAvailable()) notes.push('The e2e install (scripts/n8n-install.js, test/e2e/support) is missing: the n8n figures were not measured.');
+		if (!process.env.BENCH_SKIP_N8N && e2eAvailable()) {
+			log(`n8n figures: ${RUNS} runs of each workflow, the raw clients after each (a cold n8n install takes about 4 minutes first)`);
+			n8n = await n8nFigures(await loadE2E(), endpoints, certificate, defaultBatch, workDir);
 			nodeBin = n8n.nodeBin;
 			nodeLabel = `Node ${n8n.nodeVersion} (n8n’s)`;
 			environment.n8n = n8n.n8nVersion;
+		} else {
+			for (let run = 0; run < RUNS; run++) await rawRound(nodeBin, undefined, endpoints, defaultBatch, run);
 		}
 		environment.node = nodeLabel;
-
+		const idle = await rawIdle(nodeBin);
+		await quiet('cold require');
 		log('cold require');
 		coldRequire(nodeBin, nodeLabel);
-
-		log(`raw loops (${RUNS} runs, ${nodeLabel})`);
-		const rawRuns = await rawFigures(nodeBin, sandbox, transactionId);
-		const rawGet = median(rawRuns.get);
-		const rawPages = median(rawRuns.pages);
-		const rawRss = median(rawRuns.pagesRssKb);
-
+		reportFigures(n8n, defaultBatch, idle, link);
+		measured = measurements(n8n);
 		if (n8n) {
-			const nodeGet = median(n8n.runs.node.map((run) => run.ms));
-			const httpGet = median(n8n.runs.http.map((run) => run.ms));
-			const all = median(n8n.runs.returnAll.map((run) => run.ms));
-			const rssOf = (runs: N8nRun[]) => runs.map((run) => run.maxRssKb).filter((kb): kb is number => kb !== undefined);
-			const allRss = rssOf(n8n.runs.returnAll);
-			const baseRss = rssOf(n8n.runs.oneRecord);
-			record({ name: `Transaction Get × ${GET_ITEMS}: this node`, value: round(nodeGet, 0), unit: 'ms', runs: n8n.runs.node.map((run) => run.ms), note: 'n8n’s executionTime of the node' });
-			record({ name: `Transaction Get × ${GET_ITEMS}: HTTP Request node`, value: round(httpGet, 0), unit: 'ms', runs: n8n.runs.http.map((run) => run.ms), note: 'same credential; n8n sends its items’ requests concurrently' });
-			record({ name: `Transaction Get × ${GET_ITEMS}: raw keep-alive loop`, value: round(rawGet, 0), unit: 'ms', runs: rawRuns.get, note: 'one connection, one request at a time' });
-			record({
-				name: `  explains: this node, fixed ID (no expression)`,
-				value: round(median(n8n.runs.nodeFixed.map((run) => run.ms)), 0),
-				unit: 'ms',
-				runs: n8n.runs.nodeFixed.map((run) => run.ms),
-				note: 'the difference to the node above is n8n’s expression evaluation of {{ $json.id }}',
-			});
-			record({
-				name: `  explains: raw loop, new connection per request`,
-				value: round(median(rawRuns.fresh), 0),
-				unit: 'ms',
-				runs: rawRuns.fresh,
-				note: 'n8n’s HTTP client makes a new agent, so a new connection, for every request',
-			});
-			record({ name: 'Ratio node / HTTP Request', value: round(nodeGet / httpGet), unit: '×', target: { max: 1.0, text: '≤ 1.0' } });
-			record({ name: 'Ratio node / raw', value: round(nodeGet / rawGet), unit: '×', target: { max: 1.3, text: '≤ 1.3' } });
-			record({ name: `Return All ${BENEFICIARIES} beneficiaries: this node`, value: round(all, 0), unit: 'ms', runs: n8n.runs.returnAll.map((run) => run.ms), note: `${BENEFICIARIES / 100} pages of 100` });
-			record({ name: `Return All ${BENEFICIARIES} beneficiaries: raw page loop`, value: round(rawPages, 0), unit: 'ms', runs: rawRuns.pages });
-			record({ name: 'Ratio Return All / raw', value: round(all / rawPages), unit: '×', target: { max: 1.2, text: '≤ 1.2' } });
-			const nodeRss = allRss.length && baseRss.length ? (median(allRss) - median(baseRss)) / 1024 : null;
-			record({
-				name: 'Peak memory of Return All (this node in n8n)',
-				value: nodeRss === null ? null : round(nodeRss, 1),
-				unit: 'MB',
-				note: `peak RSS of \`n8n execute\` above a one-record run (${baseRss.length ? round(median(baseRss) / 1024, 0) : '?'} MB)`,
-			});
-			record({ name: 'Peak memory of the raw page loop', value: round(rawRss / 1024, 1), unit: 'MB', note: 'peak RSS above the idle client' });
-			// The raw loop's growth can be below the measuring resolution: no ratio then.
-			const rawMb = rawRss / 1024;
-			record({
-				name: 'Peak memory ratio Return All / raw',
-				value: nodeRss === null || rawMb < 0.5 ? null : round(nodeRss / rawMb),
-				unit: '×',
-				note: rawMb < 0.5 ? 'not meaningful: the raw loop grew by less than 0.5 MB' : undefined,
-			});
-		} else {
-			record({ name: `Transaction Get × ${GET_ITEMS}: raw keep-alive loop`, value: round(rawGet, 0), unit: 'ms', runs: rawRuns.get });
-			record({ name: `Return All ${BENEFICIARIES} beneficiaries: raw page loop`, value: round(rawPages, 0), unit: 'ms', runs: rawRuns.pages });
-			record({ name: 'Peak memory of the raw page loop', value: round(rawRss / 1024, 1), unit: 'MB' });
+			memory = {
+				returnAll10kKb: n8n.rss['memory.all'],
+				oneRecordKb: n8n.rss['memory.one'],
+			};
 		}
 	} finally {
-		await sandbox.close();
+		for (const close of closers) await close();
 		fs.rmSync(workDir, { recursive: true, force: true });
 	}
+	const busy = conditions.map((c) => c.busy).filter((b): b is number => b !== undefined);
+	environment.otherLoad = {
+		note: `share of the CPUs other processes kept busy just before each measurement (the bench waited for ≤ ${QUIET}, at most ${QUIET_WAIT} s)`,
+		median: busy.length ? round(median(busy)) : null,
+		max: busy.length ? round(Math.max(...busy)) : null,
+		waitedSeconds: conditions.reduce((sum, c) => sum + c.waitedSeconds, 0),
+		overThreshold: conditions.filter((c) => c.busy !== undefined && c.busy > QUIET).map((c) => c.what),
+	};
+	environment.benchSeconds = round((Date.now() - STARTED) / 1000, 0);
 	printTable();
-	fs.writeFileSync(RESULTS_FILE, `${JSON.stringify({ environment, figures, notes }, null, 2)}\n`);
-	process.stdout.write(`\nWritten to ${path.relative(process.cwd(), RESULTS_FILE)}\n`);
+	fs.writeFileSync(RESULTS_FILE, `${JSON.stringify({ environment, figures, notes, measurements: measured, memory, conditions }, null, 2)}\n`);
+	process.stdout.write(`\nWritten to ${path.relative(process.cwd(), RESULTS_FILE)} (${environment.benchSeconds} s)\n`);
 }
 
 main().catch((error) => {
