@@ -61,6 +61,8 @@ const LARGE = 10_000;
 const SLOW_MS = 100;
 const JITTER = { fixedMs: 50, jitterMs: 100 };
 const SWEEP = [1, 5, 10, 20, 50];
+/** The settlement run: each payout reaches its final status this long after it was sent. */
+const SETTLE_DELAY_MS = 5_000;
 const LINK_ONE_WAY_MS = 10;
 const LINK_GETS = 30;
 const RESULTS_FILE = path.join(ROOT, 'bench', 'results.json');
@@ -210,7 +212,7 @@ function defaultItemsPerBatch(): number {
 
 // ---------------------------------------------------------------- sandboxes
 
-type EndpointKey = 'fast' | 'fast1k' | 'slow' | 'slow1k' | 'jitter' | 'pay' | 'tls' | 'link';
+type EndpointKey = 'fast' | 'fast1k' | 'slow' | 'slow1k' | 'jitter' | 'pay' | 'settle' | 'tls' | 'link';
 
 /** A sandbox as the node reaches it: its URL (the link's for `link`) and the credential for it. */
 interface Endpoint {
@@ -615,7 +617,7 @@ async function n8nFigures(e2e: E2E, endpoints: Partial<Record<EndpointKey, Endpo
 			match: pages,
 		});
 		const warmList = (name: string, e: Endpoint) => wallet(name, e, 'beneficiary', 'getAll', { returnAll: false, limit: 500, simplify: false, filters: { status: 'SUCCESS' } });
-		const { fast, fast1k, slow, slow1k, jitter, pay, tls, link } = endpoints;
+		const { fast, fast1k, slow, slow1k, jitter, pay, settle, tls, link } = endpoints;
 
 		const atZero = benchWorkflow(e2e, 'BenchAtZeroMs001', 'Bench: 0 ms per answer', [
 			await getBranch(fast!, ['batch1', 'default', 'sweep', 'fixedId', 'http']),
@@ -632,18 +634,19 @@ async function n8nFigures(e2e: E2E, endpoints: Partial<Record<EndpointKey, Endpo
 			// guard would otherwise output a later run's items as already submitted).
 			jsCode: `const run = String($execution.id);\nreturn Array.from({ length: ${PAYOUTS} }, (_, i) => ({ json: { row: i + 1, key: 'bench-' + run + '-' + (i + 1) } }));`,
 		});
+		const payoutParameters = (e: Endpoint) => ({
+			sourceWalletCurrency: 'USD',
+			amountUnit: 'minor',
+			amount: 500,
+			customerEmail: 'payee@example.com',
+			description: '={{ "Payroll row " + $json.row }}',
+			beneficiaryMode: 'id',
+			beneficiaryId: { __rl: true, mode: 'id', value: e.beneficiaryId },
+			duplicateProtection: { idempotencyKey: '={{ $json.key }}' },
+		});
 		const payouts: Measured = {
 			key: 'payouts.pay',
-			node: wallet('Payouts at 100 ms', pay!, 'payout', 'initiate', {
-				sourceWalletCurrency: 'USD',
-				amountUnit: 'minor',
-				amount: 500,
-				customerEmail: 'payee@example.com',
-				description: '={{ "Payroll row " + $json.row }}',
-				beneficiaryMode: 'id',
-				beneficiaryId: { __rl: true, mode: 'id', value: pay!.beneficiaryId },
-				duplicateProtection: { idempotencyKey: '={{ $json.key }}' },
-			}),
+			node: wallet('Payouts at 100 ms', pay!, 'payout', 'initiate', payoutParameters(pay!)),
 			endpoint: pay!,
 			items: PAYOUTS,
 			match: (r) => r.path === '/api/v2/wallets/payout/initialize',
@@ -658,10 +661,32 @@ async function n8nFigures(e2e: E2E, endpoints: Partial<Record<EndpointKey, Endpo
 				if (stats.maxInFlight !== 1) throw new Error(`payouts overlapped: ${stats.maxInFlight} in flight`);
 			},
 		};
+		// The whole payout run of the README: sent one by one, then every payout waited to its final
+		// status with the node's own "Wait for Final Status" (its defaults: first check after 5 s,
+		// then twice as long each time).
+		const transactionRead = (r: RecordedRequest) => r.method === 'GET' && r.path.startsWith('/api/v2/transactions/');
+		const settled: Measured = {
+			key: 'payouts.settle',
+			node: wallet(`Payouts settled at ${SLOW_MS} ms`, settle!, 'payout', 'initiate', { ...payoutParameters(settle!), waitForFinalStatus: true, maxWaitSeconds: 300 }),
+			endpoint: settle!,
+			items: PAYOUTS,
+			match: (r) => r.path === '/api/v2/wallets/payout/initialize' || transactionRead(r),
+			check: (items, requests) => {
+				const unsettled = items.find((item) => item.json.settled !== true || item.json.finalStatus !== 'success');
+				if (unsettled) throw new Error(`a payout did not settle: ${JSON.stringify(unsettled.json).slice(0, 300)}`);
+				if (items.some((item, index) => (item.pairedItem as { item?: number } | undefined)?.item !== index)) throw new Error('settled payouts are not paired in input order');
+				const sent = requests.filter((r) => r.method === 'POST').length;
+				if (sent !== PAYOUTS) throw new Error(`${sent} payouts sent, expected ${PAYOUTS}`);
+				const checks = items.reduce((sum, item) => sum + Number(item.json.checks), 0);
+				const reads = requests.filter(transactionRead).length;
+				if (reads !== checks) throw new Error(`the items report ${checks} checks, the service saw ${reads} reads`);
+			},
+		};
 		const atSlow = benchWorkflow(e2e, 'BenchAtSlowMs001', `Bench: ${SLOW_MS} ms and ${JITTER.fixedMs}–${JITTER.fixedMs + JITTER.jitterMs} ms per answer`, [
 			await getBranch(slow!, ['batch1', 'default', 'sweep', 'http']),
 			await getBranch(jitter!, ['default', 'http']),
 			{ source: payees, warmups: [], measured: [payouts] },
+			{ source: node('Payees to settle', 'n8n-nodes-base.code', 2, payees.parameters), warmups: [], measured: [settled] },
 			{
 				source: node(`Lists at ${SLOW_MS} ms`, 'n8n-nodes-base.noOp', 1, {}),
 				warmups: [warmList(`Warm-up list at ${SLOW_MS} ms`, slow1k!)],
@@ -690,6 +715,7 @@ async function n8nFigures(e2e: E2E, endpoints: Partial<Record<EndpointKey, Endpo
 			for (const file of fs.readdirSync(rssDir)) fs.rmSync(path.join(rssDir, file));
 			for (const e of workflow.endpoints) e.sandbox.clearRequests();
 			pay!.sandbox.controls.setWalletBalance('USD', 1e12);
+			settle!.sandbox.controls.setWalletBalance('USD', 1e12);
 			const began = Date.now();
 			const result = await n8n.executeOk(workflow.json.id);
 			const summary: string[] = [];
@@ -815,6 +841,16 @@ function reportFigures(n8n: N8nResults | undefined, defaultBatch: number, idleRs
 		if (runs?.length) {
 			const service = median(runs.map((r) => r.stats.serviceMs));
 			record({ section, name: 'per payout', value: round(medianOf(runs) / PAYOUTS, 1), unit: 'ms', note: `${round((medianOf(runs) - service) / PAYOUTS, 1)} ms of it not waiting for the service` });
+		}
+	}
+
+	if (n8n) {
+		const section = `${PAYOUTS} payouts sent and waited to their final status, ${SLOW_MS} ms per answer, settled ${SETTLE_DELAY_MS / 1000} s after sending`;
+		const runs = node('payouts.settle');
+		add(section, 'This node: Payout → Initiate with Wait for Final Status (defaults)', runs, 'every run checked: all settled (success), outputs paired in input order');
+		if (runs?.length) {
+			record({ section, name: 'Requests per payout', value: round(median(runs.map((r) => r.stats.requests)) / PAYOUTS, 2), unit: '', note: '1 to send + the status checks (Transaction → Get); the waits run together after the last payout is sent' });
+			record({ section, name: 'Wall time minus sending one by one', value: round((medianOf(runs) - medianOf(node('payouts.pay'))) / 1000, 1), unit: 's', note: `the settlement delay is ${SETTLE_DELAY_MS / 1000} s; the first check comes 5 s after the last payout is sent` });
 		}
 	}
 
@@ -963,6 +999,7 @@ async function main(): Promise<void> {
 		await make('jitter', 'BenchCredJitter1', `at ${JITTER.fixedMs}-${JITTER.fixedMs + JITTER.jitterMs} ms`, { latency: JITTER });
 		// Payouts have their own sandbox: their saved beneficiary would be one more in the lists.
 		await make('pay', 'BenchCredPayout1', `payouts at ${SLOW_MS} ms`, { latency: { fixedMs: SLOW_MS } }, true);
+		await make('settle', 'BenchCredSettle1', `payouts at ${SLOW_MS} ms, settled after ${SETTLE_DELAY_MS / 1000} s`, { latency: { fixedMs: SLOW_MS }, settlement: { delayMs: SETTLE_DELAY_MS, rules: [] } }, true);
 		if (certificate) {
 			const tls = await make('tls', 'BenchCredHttps01', 'over HTTPS', { tls: { key: certificate.key, cert: certificate.cert } });
 			link = await startLink({ host: '127.0.0.1', port: tls.sandbox.port }, LINK_ONE_WAY_MS);

@@ -103,6 +103,24 @@ if (pay) {
 	);
 }
 
+const settle = m['node.payouts.settle'];
+if (settle) {
+	const section = results.figures.find((f) => f.section.includes('waited to their final status'))?.section ?? '';
+	const delay = /settled (\d+) s after/.exec(section)?.[1] ?? '5';
+	out.push(`\n**100 payouts sent and waited to their final status** (Payout → Initiate with *Wait for Final Status*, its defaults), 100 ms per answer, each payout settled ${delay} s after it was sent:\n`);
+	out.push(
+		table(
+			['', 'Median'],
+			[
+				['Wall time of the node (send all, then wait for all)', `${number(settle.ms / 1000, 1)} s`],
+				['of which sending one by one (the row above)', pay ? `${number(pay.ms / 1000, 1)} s` : '–'],
+				['Requests per payout (1 to send + status checks)', number(settle.requests / 100, 2)],
+				['At most in flight', number(settle.maxInFlight)],
+			],
+		),
+	);
+}
+
 out.push('\n**Connections**, 200 sequential Transaction → Get, 0 ms per answer, loopback, median ms:\n');
 const connRow = (label, key) => [
 	label,
