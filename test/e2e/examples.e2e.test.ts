@@ -8,6 +8,11 @@
  *  - The trigger-started examples are published and served by `n8n start`; the sandbox delivers
  *    its signed events: payouts settled or failed give one report line each, and a risky card
  *    transaction freezes its card while an ordinary one does not.
+ *  - Payouts, then wait for their events: "Execute workflow" (the editor's REST call) pays, the
+ *    execution waits on the Wait node, the sandbox settles or fails each payout and sends its event
+ *    to the published trigger, which resumes the execution once every payout is final; and with a
+ *    service that settles at once (events before the run reached its Wait node), the run still
+ *    ends with every payout final.
  */
 import { randomUUID } from 'crypto';
 
@@ -33,6 +38,7 @@ import {
 	WALLET_NODE_TYPE,
 	WALLET_TRIGGER_TYPE,
 	type ExecutionResult,
+	type WorkflowJson,
 } from './support/n8n';
 
 const examples = loadExamples({ id: CREDENTIAL_ID, name: CREDENTIAL_NAME }, process.env.WALLET_E2E_EXAMPLES_DIR);
@@ -45,6 +51,12 @@ const REPORT = 'WalletExPayRpt01';
 const COLLECTIONS = 'WalletExCollect1';
 const CARDS = 'WalletExCardRule';
 const SETTLED = 'WalletExSettled1';
+const EVENTS = 'WalletExPayEvent';
+/** A copy of the events example (its own exactly-once keys), run with a service that settles at once. */
+const EVENTS_FAST = 'WalletExPayEvFst';
+const EVENTS_MANUAL = 'When clicking ‘Execute workflow’';
+/** The sandbox fails payouts to this account (the demo does too). */
+const CLOSED_ACCOUNT = '254799000005';
 
 /** Sandbox settings an example needs while it runs (the service settling payouts by itself). */
 const SETTINGS: Record<string, SandboxConfigPatch> = {
@@ -93,6 +105,21 @@ function ran(execution: ApiExecution, nodeName: string): boolean {
 	return (execution.data?.resultData.runData[nodeName]?.length ?? 0) > 0;
 }
 
+/**
+ * The events example under another id and name: a new workflow, so its payouts have their own
+ * exactly-once keys. Its trigger is never published: the events reach the example's own trigger,
+ * which finds this copy's waiting run in the shared data table.
+ */
+function eventsCopy(): WorkflowJson[] {
+	const source = examples.find((e) => e.workflow.id === EVENTS)?.workflow;
+	if (!source) return [];
+	const copy = JSON.parse(JSON.stringify(source)) as WorkflowJson;
+	copy.id = EVENTS_FAST;
+	copy.name = `${source.name} (copy: the service settles at once)`;
+	for (const n of copy.nodes) if (n.type === WALLET_TRIGGER_TYPE) n.webhookId = randomUUID();
+	return [copy];
+}
+
 describeE2E('example workflows in n8n', () => {
 	let stack: Stack | undefined;
 	/** Executions of the runnable examples, by workflow id, with the API calls each made. */
@@ -111,7 +138,7 @@ describeE2E('example workflows in n8n', () => {
 			autoIssueCards: true,
 			webhook: { retryDelaysMs: [] },
 		});
-		await stack.n8n.importWorkflows(examples.map((e) => e.workflow));
+		await stack.n8n.importWorkflows([...examples.map((e) => e.workflow), ...eventsCopy()]);
 	});
 
 	afterAll(async () => {
@@ -483,6 +510,136 @@ describeE2E('example workflows in n8n', () => {
 			const freezes = sandbox.requests.filter((r) => r.path === '/api/v1/virtualcards/freeze');
 			expect(freezes.map((r) => (r.body as { cardId: string }).cardId).sort()).toEqual([large, declined].sort());
 			for (const request of freezes) expect(request.headers.authorization).toBe(`Bearer ${sandbox.apiKey}`);
+		});
+
+		/** "Execute workflow" in the editor (its REST call), from the manual trigger; the execution id. */
+		async function executeWorkflow(workflowId: string): Promise<string> {
+			const started = await stack!.n8n.rest<{ data?: { executionId?: string } }>('POST', `/workflows/${workflowId}/run`, {
+				triggerToStartFrom: { name: EVENTS_MANUAL },
+			});
+			const executionId = started.body.data?.executionId;
+			if (started.status !== 200 || !executionId) {
+				throw new Error(`POST /rest/workflows/${workflowId}/run → ${started.status}: ${JSON.stringify(started.body)}`);
+			}
+			return executionId;
+		}
+
+		/** Polls one execution until its status is one of `statuses`. */
+		async function executionWithStatus(executionId: string, statuses: string[], timeoutMs = 60000): Promise<ApiExecution> {
+			const deadline = Date.now() + timeoutMs;
+			for (;;) {
+				const found = await stack!.n8n.publicApi<ApiExecution>('GET', `/executions/${executionId}?includeData=true`);
+				if (found.status === 200 && statuses.includes(found.body.status)) return found.body;
+				if (Date.now() > deadline) {
+					throw new Error(`Execution ${executionId} is not ${statuses.join('/')}: ${JSON.stringify(found.body).slice(0, 800)}\n${stack!.n8n.log.slice(-3000)}`);
+				}
+				await sleep(250);
+			}
+		}
+
+		/** What each payout of a run should end as: the closed account fails, the others are paid. */
+		function expectedOutcomes(payees: Payee[], paid: Array<Record<string, unknown>>) {
+			return payees.map((payee, i) => ({
+				payee: payee.name,
+				payoutId: paid[i].id,
+				amount: payee.amount,
+				currency: 'KES',
+				status: payee.phone === CLOSED_ACCOUNT ? 'failed' : 'success',
+				reason: payee.phone === CLOSED_ACCOUNT ? 'Mobile money account closed' : null,
+			}));
+		}
+
+		function expectSummary(summary: Record<string, unknown>, payees: Payee[], paid: Array<Record<string, unknown>>) {
+			const outcomes = expectedOutcomes(payees, paid);
+			const failed = outcomes.filter((o) => o.status === 'failed');
+			const total = outcomes.filter((o) => o.status === 'success').reduce((sum, o) => sum + o.amount, 0);
+			expect(summary).toEqual({
+				payees: payees.length,
+				byStatus: { success: payees.length - failed.length, failed: failed.length },
+				paidByCurrency: { KES: total.toFixed(2) },
+				attention: failed.map((o) => ({ payee: o.payee, amount: o.amount, currency: 'KES', payoutId: o.payoutId, outcome: 'failed', reason: o.reason })),
+				payouts: outcomes,
+				text: expect.stringContaining(`Needs attention: ${failed[0].payee} (KES ${failed[0].amount}): failed — Mobile money account closed`),
+			});
+		}
+
+		it('pays, waits on the Wait node, and the trigger resumes the run once every payout is final (payout-events-with-wait.json)', async () => {
+			const { sandbox } = stack!;
+			const url = urls.get(EVENTS)!;
+			sandbox.configure({ webhook: { url } });
+			const payees = payeesOf(example(EVENTS));
+			expect(payees.some((p) => p.phone === CLOSED_ACCOUNT)).toBe(true);
+
+			// Execute workflow: the payouts go out once, then the execution waits for their events.
+			const executionId = await executeWorkflow(EVENTS);
+			const waiting = await executionWithStatus(executionId, ['waiting', 'success', 'error', 'crashed', 'canceled']);
+			expect(waiting.status).toBe('waiting');
+			const paid = apiOutput(waiting, 'Paid in This Run');
+			expect(paid.map((p) => [p.status, p.centAmount])).toEqual(payees.map((p) => ['initiated', Math.round(p.amount * 100)]));
+			expect(ran(waiting, 'Wait for Payout Events')).toBe(true);
+			// Each payout is remembered with this run's resume URL (n8n's signed /webhook-waiting/ URL).
+			const remembered = apiOutput(waiting, 'Remember Payout and Resume URL');
+			expect(remembered.map((r) => [r.payoutId, r.runId])).toEqual(paid.map((p) => [p.id, executionId]));
+			for (const row of remembered) {
+				expect(String(row.resumeUrl)).toMatch(new RegExp(`^${stack!.n8n.baseUrl}/webhook-waiting/${executionId}\\?signature=.+`));
+			}
+
+			// The service settles the payouts (the closed account's fails); each event goes to the
+			// trigger's production URL, one at a time.
+			for (const [i, payout] of paid.entries()) {
+				const id = String(payout.id);
+				const outcome =
+					payees[i].phone === CLOSED_ACCOUNT
+						? await sandbox.controls.failPayout(id, 'Mobile money account closed')
+						: await sandbox.controls.settlePayout(id);
+				expect(outcome.deliveries.map((d) => [d.url, d.status])).toEqual([[url, 200]]);
+			}
+
+			const done = await executionWithStatus(executionId, ['success', 'error', 'crashed', 'canceled']);
+			expect(done.status).toBe('success');
+			// Resumed by the trigger's call to the resume URL, with every payout's final status.
+			const [resumedWith] = apiOutput(done, 'Wait for Payout Events');
+			expect(resumedWith.body).toEqual({
+				runId: executionId,
+				payouts: expect.arrayContaining(expectedOutcomes(payees, paid).map((o) => ({ payoutId: o.payoutId, status: o.status, reason: o.reason }))),
+			});
+			expect((resumedWith.body as { payouts: unknown[] }).payouts).toHaveLength(payees.length);
+			const [summary] = apiOutput(done, 'Summary');
+			expectSummary(summary, payees, paid);
+			// The service agrees.
+			for (const outcome of expectedOutcomes(payees, paid)) {
+				expect(sandbox.state.transactions.find((t) => t.id === outcome.payoutId)?.status).toBe(outcome.status);
+			}
+
+			// One execution per event, each successful; at least one of them resumed the run.
+			const runs = await waitForExecutions(EVENTS, 1 + payees.length, 60000);
+			const fromEvents = runs.filter((r) => r.mode === 'webhook');
+			expect(fromEvents).toHaveLength(payees.length);
+			for (const run of fromEvents) expect(run.status).toBe('success');
+			const resumes = fromEvents.filter((r) => ran(r, 'Resume the Waiting Run'));
+			expect(resumes.length).toBeGreaterThanOrEqual(1);
+			expect(resumes.some((r) => apiOutput(r, 'Resume the Waiting Run').every((item) => item.error === undefined))).toBe(true);
+		});
+
+		it('still ends with every payout final when the service settles them before the run reaches its Wait node', async () => {
+			const { sandbox } = stack!;
+			sandbox.configure({
+				webhook: { url: urls.get(EVENTS)! },
+				settlement: { delayMs: 0, rules: [{ accountNumber: CLOSED_ACCOUNT, outcome: 'failed', reason: 'Mobile money account closed' }] },
+			});
+			try {
+				const payees = payeesOf(example(EVENTS));
+				const executionId = await executeWorkflow(EVENTS_FAST);
+				// It may wait for a moment (the last event came after it looked) or not at all.
+				const done = await executionWithStatus(executionId, ['success', 'error', 'crashed', 'canceled']);
+				expect(done.status).toBe('success');
+				const paid = apiOutput(done, 'Paid in This Run');
+				expect(paid).toHaveLength(payees.length);
+				const [summary] = apiOutput(done, 'Summary');
+				expectSummary(summary, payees, paid);
+			} finally {
+				sandbox.configure({ settlement: { delayMs: null } });
+			}
 		});
 	});
 });
