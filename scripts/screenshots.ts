@@ -10,7 +10,8 @@
  *     the credential, the examples and one extra workflow for the payout form;
  *  2. logs in through n8n's REST API and hands the session to headless Chromium (a cookie set
  *     over the DevTools protocol, plus the browser id the session is bound to);
- *  3. opens each view, waits until it shows what it should, and captures it;
+ *  3. opens each view, waits until it shows what it should, and captures it (the settlement
+ *     example is executed in the editor first: the sandbox settles its payouts after 3 s);
  *  4. stops Chromium, n8n and the sandbox and removes its folder.
  * Every request stays on 127.0.0.1 (Chromium resolves no other host).
  *
@@ -40,6 +41,13 @@ const WIDTH = 1440;
 const HEIGHT = 900;
 
 const FORM_WORKFLOW_ID = 'WalletShotForm01';
+/** The payout run with settlement (examples/payout-run-with-settlement.json). */
+const SETTLEMENT_WORKFLOW_ID = 'WalletExSettled1';
+/** As in the demo: payouts settle by themselves; the settlement example's closed account fails. */
+const SETTLEMENT = {
+	delayMs: 3000,
+	rules: [{ accountNumber: '254799000005', outcome: 'failed' as const, reason: 'Mobile money account closed' }],
+};
 const FORM_NODE_ID = '5f0c3a1e-9b7d-4e2a-8c61-0d4b2e7f9a13';
 
 function say(message: string): void {
@@ -353,6 +361,50 @@ class Editor {
 		await this.cdp.send('Input.dispatchMouseEvent', { type: 'mouseReleased', ...point, button: 'left', clickCount: 1 });
 	}
 
+	/** The middle of the element an expression finds (viewport coordinates). */
+	async point(elementExpression: string): Promise<{ x: number; y: number }> {
+		const point = await this.cdp.evaluate<{ x: number; y: number } | null>(`(() => {
+			const el = ${elementExpression};
+			if (!el) return null;
+			const box = el.getBoundingClientRect();
+			return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+		})()`);
+		if (!point) throw new Error(`Nothing at ${elementExpression}`);
+		return point;
+	}
+
+	/** Presses the mouse at `from` and moves it, in steps, to `to.x` (same height), then releases. */
+	async drag(from: { x: number; y: number }, to: { x: number }): Promise<void> {
+		await this.cdp.send('Input.dispatchMouseEvent', { type: 'mouseMoved', ...from });
+		await this.cdp.send('Input.dispatchMouseEvent', { type: 'mousePressed', ...from, button: 'left', clickCount: 1 });
+		const steps = 12;
+		for (let i = 1; i <= steps; i++) {
+			const x = from.x + ((to.x - from.x) * i) / steps;
+			await this.cdp.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y: from.y, button: 'left', buttons: 1 });
+			await sleep(30);
+		}
+		await this.cdp.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x: to.x, y: from.y, button: 'left', clickCount: 1 });
+	}
+
+	/** A real double click (opens a node's panel on the canvas). */
+	async doubleClick(point: { x: number; y: number }): Promise<void> {
+		await this.cdp.send('Input.dispatchMouseEvent', { type: 'mouseMoved', ...point });
+		for (const clickCount of [1, 2]) {
+			await this.cdp.send('Input.dispatchMouseEvent', { type: 'mousePressed', ...point, button: 'left', clickCount });
+			await this.cdp.send('Input.dispatchMouseEvent', { type: 'mouseReleased', ...point, button: 'left', clickCount });
+		}
+	}
+
+	/** Clicks the innermost visible element inside `container` whose whole text is `text`. */
+	async clickTextIn(container: string, text: string): Promise<void> {
+		const point = await this.point(`[...document.querySelectorAll(${JSON.stringify(`${container} *`)})]
+			.filter((el) => { const b = el.getBoundingClientRect(); return b.width > 0 && b.height > 0 && el.textContent.trim() === ${JSON.stringify(text)}; })
+			.find((el, _i, all) => !all.some((other) => other !== el && el.contains(other)))`);
+		await this.cdp.send('Input.dispatchMouseEvent', { type: 'mouseMoved', ...point });
+		await this.cdp.send('Input.dispatchMouseEvent', { type: 'mousePressed', ...point, button: 'left', clickCount: 1 });
+		await this.cdp.send('Input.dispatchMouseEvent', { type: 'mouseReleased', ...point, button: 'left', clickCount: 1 });
+	}
+
 	/** Clicks the innermost visible element whose whole text is `text` (a button if there is one). */
 	async clickText(text: string): Promise<void> {
 		const marked = await this.cdp.evaluate<boolean>(`(() => {
@@ -495,6 +547,38 @@ function shots(workflows: Map<string, WorkflowJson>): Shot[] {
 				await editor.capture(file);
 			},
 		},
+		{
+			// The settlement example after Execute workflow: the Summary node's one item.
+			name: 'example-payout-run-summary',
+			async take(editor, file) {
+				const settled = workflow(SETTLEMENT_WORKFLOW_ID);
+				await editor.viewport(HEIGHT);
+				await editor.open(`/workflow/${settled.id}`);
+				const nodes = settled.nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote').length;
+				await editor.waitFor(`document.querySelectorAll('[data-test-id="canvas-node"]').length >= ${nodes}`, 'the canvas');
+				await editor.click('[data-test-id="execute-workflow-button"]');
+				// The sandbox settles each payout a few seconds after it is sent; Summary runs last.
+				await editor.waitFor(
+					`[...document.querySelectorAll('[data-test-id="canvas-node"]')].some((el) => el.textContent.trim().startsWith('Summary') && el.querySelector('[data-test-id="canvas-node-status-success"]'))`,
+					'the run to reach Summary',
+					120000,
+				);
+				const point = await editor.point(
+					`[...document.querySelectorAll('[data-test-id="canvas-node"]')].find((el) => el.textContent.trim().startsWith('Summary'))`,
+				);
+				await editor.doubleClick(point);
+				const output = '[data-test-id="output-panel"]';
+				await editor.waitFor(`document.querySelector('${output}') && document.querySelector('[data-test-id="panel-drag-button"]')`, 'the Summary node panel');
+				// The parameters to the left, so that the output panel has room for the item.
+				await editor.drag(await editor.point(`document.querySelector('[data-test-id="panel-drag-button"]')`), { x: 250 });
+				await editor.clickTextIn(output, 'JSON');
+				await editor.waitFor(
+					`document.querySelector('${output}')?.innerText.includes('Mobile money account closed') && document.querySelector('${output}')?.innerText.includes('8450.50')`,
+					'the summary item in the output panel',
+				);
+				await editor.capture(file);
+			},
+		},
 		canvas('example-payout-automation', 'WalletExPayout01', ['Initiate Payout', 'Create Beneficiary']),
 		canvas('example-payout-status-report', 'WalletExPayRpt01', ['Report: Paid', 'Report: Failed']),
 		canvas('example-scheduled-collections', 'WalletExCollect1', ['Open Collection', 'Receiving Accounts']),
@@ -528,7 +612,7 @@ async function main(): Promise<void> {
 	try {
 		const tarball = packPackage(path.join(folder, 'pack'));
 		n8n = await N8n.create({ parentDir: folder, tarball, install });
-		sandbox = await startSandbox({ host: '127.0.0.1', port: 0, seed: { customers: 25, beneficiaries: 25 } });
+		sandbox = await startSandbox({ host: '127.0.0.1', port: 0, seed: { customers: 25, beneficiaries: 25 }, settlement: SETTLEMENT });
 		await n8n.importWalletCredential(
 			{ apiKey: sandbox.apiKey, baseUrl: sandbox.url, webhookSecret: 'whsec_sandbox' },
 			CREDENTIAL.id,
