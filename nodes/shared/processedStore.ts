@@ -5,7 +5,10 @@
  *
  * n8n's store reads, changes and writes one row per node without a lock. Every call from this
  * package goes through one queue, so that two executions in this process cannot interleave
- * between the read and the write and both find a value new.
+ * between the read and the write and both find a value new. Across processes (queue-mode
+ * workers) nothing serializes the calls: the first insert of a node's row can collide (retried
+ * here), and two read-change-writes at the same moment can lose one's values (README, "Running
+ * in queue mode").
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -16,6 +19,30 @@ function oneAtATime<T>(task: () => Promise<T>): Promise<T> {
 	const run = queue.then(task, task);
 	queue = run.catch(() => undefined);
 	return run;
+}
+
+/**
+ * A unique-key violation on the store's row: two processes (queue-mode workers) recorded this
+ * node's first values at the same moment, both found no row and both inserted one. The losing
+ * insert wrote nothing, and the row now exists.
+ */
+function isRowRace(error: unknown): boolean {
+	const message = error instanceof Error ? error.message : String(error);
+	return /duplicate key|unique constraint|ER_DUP_ENTRY/i.test(message);
+}
+
+/** Runs a store call again after a row race (up to 3 tries): then it updates the row the other made. */
+async function afterRowRace<T>(task: () => Promise<T>): Promise<T> {
+	for (let attempt = 1; attempt < 3; attempt++) {
+		const tried = await task().then(
+			(value) => ({ ok: true as const, value }),
+			(error: unknown) => ({ ok: false as const, error }),
+		);
+		if (tried.ok) return tried.value;
+		// Anything else than the collision is n8n's error, passed on unchanged.
+		if (!isRowRace(tried.error)) return await Promise.reject(tried.error);
+	}
+	return await task();
 }
 
 export interface ProcessedStore {
@@ -48,9 +75,10 @@ export function processedStore(context: IExecuteFunctions, maxEntries: number): 
 	return {
 		record: async (values) =>
 			await guarded(async () =>
-				(await checkProcessedAndRecord.call(context.helpers, values, 'node', options)).processed.map(String),
+				(await afterRowRace(async () => await checkProcessedAndRecord.call(context.helpers, values, 'node', options))).processed.map(String),
 			),
-		remove: async (values) => await guarded(async () => await removeProcessed.call(context.helpers, values, 'node', options)),
+		remove: async (values) =>
+			await guarded(async () => await afterRowRace(async () => await removeProcessed.call(context.helpers, values, 'node', options))),
 		atomically: async (task) =>
 			await oneAtATime(async () => {
 				inside = true;
