@@ -1,12 +1,13 @@
 /**
  * The test part of `npm test` (after build, lint and typecheck): the unit and integration suites
- * (jest.config.js), then the end-to-end suite inside a real n8n (jest.e2e.config.js). Both run
- * even when the first fails, their output streams through, and the last line is one plain total
- * of both, in the form of test/reporters/summary-line.js:
+ * (jest.config.js), the end-to-end suite inside a real n8n (jest.e2e.config.js), then the
+ * queue-mode suite (jest.queue.config.js: n8n with workers on PostgreSQL and Redis). All run
+ * even when one fails, their output streams through, and the last line is one plain total
+ * of all, in the form of test/reporters/summary-line.js:
  *
  *   jest: N passed, N failed[, N skipped]
  *
- * Exits non-zero when either run fails. Extra arguments go to both jest runs.
+ * Exits non-zero when any run fails. Extra arguments go to every jest run.
  */
 const { spawn } = require('child_process');
 const fs = require('fs');
@@ -20,6 +21,8 @@ const RUNS = [
 	// The per-run summary line is left out (default reporter only): the total below replaces it.
 	{ name: 'unit + integration', args: ['--reporters=default'] },
 	{ name: 'end-to-end (n8n)', args: ['--config', 'jest.e2e.config.js'] },
+	// n8n in queue mode (main, 2 workers, webhook processor) on PostgreSQL and Redis: test/queue.
+	{ name: 'queue mode (n8n, PostgreSQL, Redis)', args: ['--config', 'jest.queue.config.js'] },
 ];
 
 function runJest(run, extra) {

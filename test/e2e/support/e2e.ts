@@ -11,6 +11,19 @@ export interface Stack {
 }
 
 /**
+ * A single `n8n start` (the e2e suite), or, when WALLET_QUEUE_MODE is set (the queue-mode suite,
+ * jest.queue.config.js), n8n in queue mode behind the same interface: a main, two workers and a
+ * webhook processor on PostgreSQL and Redis (test/queue/support/cluster.ts). The e2e files that
+ * the queue suite runs are the same files, unchanged.
+ */
+export async function createN8n(options: N8nOptions = {}): Promise<N8n> {
+	if (!process.env.WALLET_QUEUE_MODE) return await N8n.create(options);
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { QueueN8n } = require('../../queue/support/cluster') as typeof import('../../queue/support/cluster');
+	return await QueueN8n.createQueue(options);
+}
+
+/**
  * Starts the sandbox (127.0.0.1, a free port) and prepares an n8n user folder with the package
  * installed and the Wallet Payments credential imported (pointing at the sandbox).
  */
@@ -21,7 +34,7 @@ export async function startStack(
 	const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, ...sandboxOptions });
 	let n8n: N8n | undefined;
 	try {
-		n8n = await N8n.create(n8nOptions);
+		n8n = await createN8n(n8nOptions);
 		await n8n.importWalletCredential({
 			apiKey: sandbox.apiKey,
 			baseUrl: sandbox.url,

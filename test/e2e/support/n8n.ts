@@ -246,7 +246,8 @@ export class N8n {
 	private cookie?: string;
 	private apiKey?: string;
 
-	private constructor(userFolder: string, options: N8nOptions) {
+	/** Protected: subclasses (the queue-mode cluster, test/queue/support) extend it; use create(). */
+	protected constructor(userFolder: string, options: N8nOptions) {
 		this.userFolder = userFolder;
 		this.install = options.install ?? installPaths();
 		this.owner = options.owner ?? DEFAULT_OWNER;
@@ -260,7 +261,8 @@ export class N8n {
 		const parent = options.parentDir ?? process.env.WALLET_E2E_RUN_DIR ?? os.tmpdir();
 		fs.mkdirSync(parent, { recursive: true });
 		const folder = fs.mkdtempSync(path.join(parent, 'n8n-user-'));
-		const n8n = new N8n(folder, options);
+		// `this`: N8n, or the subclass create() was called on.
+		const n8n = new this(folder, options);
 		if (!fs.existsSync(n8n.install.n8nBin)) {
 			throw new Error(`n8n is not installed in ${n8n.install.cache}: run \`node scripts/n8n-install.js\``);
 		}

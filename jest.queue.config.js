@@ -1,0 +1,25 @@
+/**
+ * The queue-mode suite (test/queue/): n8n 2.41.1 in queue mode (a main, two workers, a webhook
+ * processor) on PostgreSQL and Redis, all started by globalSetup and the test files. `npm run
+ * test:queue`. It runs two e2e files unchanged on that cluster (test/e2e/support/e2e.ts makes a
+ * queue-mode n8n when WALLET_QUEUE_MODE is set) and its own files (*.queue.test.ts).
+ */
+/** @type {import('jest').Config} */
+module.exports = {
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test/e2e', '<rootDir>/test/queue'],
+	testMatch: [
+		'<rootDir>/test/e2e/operations.e2e.test.ts',
+		'<rootDir>/test/e2e/examples.e2e.test.ts',
+		'<rootDir>/test/queue/**/*.queue.test.ts',
+	],
+	transform: {
+		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }],
+	},
+	globalSetup: '<rootDir>/test/queue/support/globalSetup.ts',
+	globalTeardown: '<rootDir>/test/queue/support/globalTeardown.ts',
+	// One cluster at a time (four n8n processes each), on 2 cores.
+	maxWorkers: 1,
+	testTimeout: 600000,
+	slowTestThreshold: 120,
+};

@@ -1,0 +1,450 @@
+/**
+ * n8n 2.x in queue mode, as a self-hosting team runs it, in place of the e2e suite's single
+ * `n8n start`: one main (`n8n start`, EXECUTIONS_MODE=queue), two workers (`n8n worker`) and one
+ * webhook processor (`n8n webhook`), on one PostgreSQL database and one Redis (started by
+ * globalSetup), sharing one user folder (the package installed once, the way n8n installs a
+ * community package) and one encryption key.
+ *
+ * `QueueN8n` is an `N8n` (test/e2e/support/n8n.ts), so the e2e test files run unchanged on it
+ * (`startStack` makes one when WALLET_QUEUE_MODE is set):
+ *  - `baseUrl` is a small reverse proxy, the load balancer of a real set-up: `/webhook/…` and
+ *    `/webhook-waiting/…` go to the webhook processor, everything else to the main (which is started
+ *    with N8N_DISABLE_PRODUCTION_MAIN_PROCESS=true, so it serves no production webhook itself);
+ *  - `execute(id)` runs the workflow the way the editor's "Execute workflow" does
+ *    (`POST /rest/workflows/<id>/run`), with OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true, so the run
+ *    happens on a worker (`n8n execute` would run it in its own process), and checks that a worker
+ *    ran it;
+ *  - `start()` starts all four processes, `stop()` stops them; `publishWorkflow` while running
+ *    publishes through the public API (a CLI publish takes effect only at the next start).
+ *
+ * Which process ran an execution is read from n8n's own log lines: the main or the webhook
+ * processor logs `Enqueued execution <id> (job <n>)`, the worker that takes it
+ * `Worker started execution <id> (job <n>)`.
+ */
+import type { ChildProcess } from 'child_process';
+import { randomBytes } from 'crypto';
+import * as http from 'http';
+
+import { freePorts } from '../../e2e/support/ports';
+import { groupAlive, spawnOwned, stopGroup } from '../../e2e/support/processes';
+import { N8n, type CliResult, type ExecutionResult, type N8nOptions } from '../../e2e/support/n8n';
+import { psql } from './services';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export type Role = 'main' | 'worker' | 'webhook';
+
+export interface ClusterProcess {
+	name: string;
+	role: Role;
+	/** The port its HTTP server listens on (a worker's health server). */
+	port: number;
+	brokerPort: number;
+	child?: ChildProcess;
+	log: string;
+	lifetimeTimer?: NodeJS.Timeout;
+}
+
+/** Where globalSetup's PostgreSQL and Redis are (environment set by test/queue/support/globalSetup.ts). */
+export interface QueueServices {
+	postgresPort: number;
+	redisPort: number;
+	/** The database every cluster's own database is copied from (migrated, empty). */
+	templateDatabase: string;
+}
+
+export function queueServicesFromEnv(): QueueServices {
+	const postgresPort = Number(process.env.WALLET_QUEUE_PG_PORT);
+	const redisPort = Number(process.env.WALLET_QUEUE_REDIS_PORT);
+	const templateDatabase = process.env.WALLET_QUEUE_PG_TEMPLATE ?? '';
+	if (!postgresPort || !redisPort || !templateDatabase) {
+		throw new Error('No PostgreSQL/Redis: run the queue-mode suite with `npm run test:queue` (jest.queue.config.js starts them)');
+	}
+	return { postgresPort, redisPort, templateDatabase };
+}
+
+/** The environment every process of a queue-mode n8n shares (README, "Running in queue mode"). */
+export function queueEnv(services: QueueServices, database: string, prefix: string): Record<string, string> {
+	return {
+		DB_TYPE: 'postgresdb',
+		DB_POSTGRESDB_HOST: '127.0.0.1',
+		DB_POSTGRESDB_PORT: String(services.postgresPort),
+		DB_POSTGRESDB_DATABASE: database,
+		DB_POSTGRESDB_USER: 'postgres',
+		DB_POSTGRESDB_PASSWORD: '',
+		// n8n's default pool of 2 connections per process: a webhook processor under hundreds of
+		// simultaneous requests then answers 500/503 ("Database is not ready!"), measured.
+		DB_POSTGRESDB_POOL_SIZE: '10',
+		EXECUTIONS_MODE: 'queue',
+		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+		QUEUE_BULL_REDIS_PORT: String(services.redisPort),
+		// One Redis for every cluster of the run: each its own key prefix.
+		QUEUE_BULL_PREFIX: prefix,
+		// "Execute workflow" in the editor runs on a worker too (n8n 3 will always do so).
+		OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
+		// Production webhooks are served by the webhook processor only.
+		N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',
+		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '5',
+	};
+}
+
+const ENQUEUED = /Enqueued execution (\d+) \(job/g;
+const WORKER_STARTED = /Worker started execution (\d+) \(job/g;
+
+export interface QueueN8nOptions extends N8nOptions {
+	workers?: number;
+	/** Every process is stopped after this long, whatever happens (default 40 minutes). */
+	maxLifetimeMs?: number;
+}
+
+export class QueueN8n extends N8n {
+	services!: QueueServices;
+	database = '';
+	prefix = '';
+	processes: ClusterProcess[] = [];
+	/** Execution id → the worker (name) that ran it, from the workers' logs. */
+	readonly ranOn = new Map<string, string>();
+	/** Execution ids the main or the webhook processor enqueued, from their logs. */
+	readonly enqueued = new Map<string, string>();
+	private proxy?: http.Server;
+	private maxLifetimeMs = 40 * 60 * 1000;
+	/** Executions started through execute(), for the summary. */
+	executedThroughApi = 0;
+
+	/** A queue-mode n8n: user folder (from the e2e template), its own database and Redis prefix. */
+	static async createQueue(options: QueueN8nOptions = {}): Promise<QueueN8n> {
+		const services = queueServicesFromEnv();
+		const n8n = (await QueueN8n.create(options)) as QueueN8n;
+		n8n.services = services;
+		n8n.maxLifetimeMs = options.maxLifetimeMs ?? Number(process.env.WALLET_QUEUE_MAX_LIFETIME_MS ?? 40 * 60 * 1000);
+		const suffix = randomBytes(4).toString('hex');
+		n8n.database = `n8n_${suffix}`;
+		n8n.prefix = `bull${suffix}`;
+		psql(services.postgresPort, 'postgres', `CREATE DATABASE ${n8n.database} TEMPLATE ${services.templateDatabase}`);
+		const workers = options.workers ?? 2;
+		const ports = await freePorts(3 + workers * 2);
+		let next = 0;
+		const take = () => ports[next++];
+		n8n.processes.push({ name: 'main', role: 'main', port: take(), brokerPort: take(), log: '' });
+		n8n.processes.push({ name: 'webhook', role: 'webhook', port: take(), brokerPort: n8n.brokerPort, log: '' });
+		for (let i = 1; i <= workers; i++) n8n.processes.push({ name: `worker${i}`, role: 'worker', port: take(), brokerPort: take(), log: '' });
+		return n8n;
+	}
+
+	get main(): ClusterProcess {
+		return this.processes[0];
+	}
+
+	get webhookProcessor(): ClusterProcess {
+		return this.processes.find((p) => p.role === 'webhook')!;
+	}
+
+	get workers(): ClusterProcess[] {
+		return this.processes.filter((p) => p.role === 'worker');
+	}
+
+	/** The webhook processor itself (no proxy in between). */
+	get webhookBaseUrl(): string {
+		return `http://127.0.0.1:${this.webhookProcessor.port}`;
+	}
+
+	override env(): NodeJS.ProcessEnv {
+		return { ...super.env(), ...queueEnv(this.services, this.database, this.prefix) };
+	}
+
+	/** One process's environment: its own ports on top of the shared settings. */
+	processEnv(proc: ClusterProcess): NodeJS.ProcessEnv {
+		const env = { ...this.env(), N8N_RUNNERS_BROKER_PORT: String(proc.brokerPort) };
+		if (proc.role === 'worker') {
+			return { ...env, QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(proc.port), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' };
+		}
+		return { ...env, N8N_PORT: String(proc.port) };
+	}
+
+	private alive(proc: ClusterProcess): boolean {
+		return proc.child !== undefined && proc.child.exitCode === null && proc.child.signalCode === null;
+	}
+
+	override get running(): boolean {
+		return this.processes.length > 0 && this.alive(this.main);
+	}
+
+	/** The main's and the webhook processor's recent output. */
+	override get log(): string {
+		return this.processes.map((p) => `--- ${p.name} ---\n${p.log.slice(-6000)}`).join('\n');
+	}
+
+	private startProxy(): Promise<void> {
+		if (this.proxy) return Promise.resolve();
+		const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+		const server = http.createServer((req, res) => {
+			const url = req.url ?? '/';
+			const target = /^\/webhook(-waiting)?\//.test(url) ? this.webhookProcessor : this.main;
+			const upstream = http.request(
+				{ host: '127.0.0.1', port: target.port, method: req.method, path: url, headers: req.headers, agent },
+				(answer) => {
+					res.writeHead(answer.statusCode ?? 502, answer.headers);
+					answer.pipe(res);
+				},
+			);
+			upstream.on('error', (error) => {
+				if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+				res.end(`proxy: ${target.name} unreachable (${error.message})`);
+			});
+			req.pipe(upstream);
+		});
+		this.proxy = server;
+		return new Promise((resolve, reject) => {
+			server.once('error', reject);
+			server.listen(this.port, '127.0.0.1', () => resolve());
+		});
+	}
+
+	private readyUrl(proc: ClusterProcess): string {
+		return `http://127.0.0.1:${proc.port}/healthz/readiness`;
+	}
+
+	/** Starts one process and waits for its readiness endpoint. */
+	async startProcess(proc: ClusterProcess, timeoutMs = 180000): Promise<void> {
+		if (this.alive(proc)) return;
+		const command = proc.role === 'main' ? 'start' : proc.role;
+		proc.log = '';
+		const child = spawnOwned(`n8n ${command} (${proc.name})`, this.install.nodeBin, [this.install.n8nBin, command], {
+			cwd: this.userFolder,
+			env: this.processEnv(proc),
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		proc.child = child;
+		let pending = '';
+		const collect = (chunk: Buffer) => {
+			const text = chunk.toString();
+			proc.log = (proc.log + text).slice(-200000);
+			pending += text;
+			const lines = pending.split('\n');
+			pending = lines.pop() ?? '';
+			for (const line of lines) this.readLogLine(proc, line);
+		};
+		child.stdout?.on('data', collect);
+		child.stderr?.on('data', collect);
+		// Bounded in time whatever happens: stopped by its PID after maxLifetimeMs.
+		proc.lifetimeTimer = setTimeout(() => {
+			if (child.pid) void stopGroup(child.pid, 2000);
+		}, this.maxLifetimeMs);
+		proc.lifetimeTimer.unref();
+		const deadline = Date.now() + timeoutMs;
+		while (Date.now() < deadline) {
+			if (!this.alive(proc)) {
+				throw new Error(`n8n ${command} (${proc.name}) exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${proc.log.slice(-8000)}`);
+			}
+			try {
+				const response = await fetch(this.readyUrl(proc), { signal: AbortSignal.timeout(2000) });
+				await response.arrayBuffer();
+				if (response.status === 200) return;
+			} catch {
+				// not listening yet
+			}
+			await sleep(300);
+		}
+		await this.stopProcess(proc);
+		throw new Error(`n8n ${command} (${proc.name}) was not ready within ${timeoutMs} ms:\n${proc.log.slice(-8000)}`);
+	}
+
+	private readLogLine(proc: ClusterProcess, line: string): void {
+		const pattern = proc.role === 'worker' ? WORKER_STARTED : ENQUEUED;
+		pattern.lastIndex = 0;
+		for (const match of line.matchAll(pattern)) {
+			if (proc.role === 'worker') this.ranOn.set(match[1], proc.name);
+			else this.enqueued.set(match[1], proc.name);
+		}
+	}
+
+	/** Stops one process (SIGTERM to its group, SIGKILL after the grace time). */
+	async stopProcess(proc: ClusterProcess, graceMs = 10000): Promise<void> {
+		const child = proc.child;
+		if (proc.lifetimeTimer) clearTimeout(proc.lifetimeTimer);
+		if (!child?.pid) return;
+		await stopGroup(child.pid, graceMs);
+	}
+
+	/**
+	 * SIGKILL to the worker's n8n process (by its PID), as a crash or an OOM kill would; its task
+	 * runner (same process group) is cleaned up afterwards.
+	 */
+	async killProcess(proc: ClusterProcess): Promise<number> {
+		const pid = proc.child?.pid;
+		if (!pid) throw new Error(`${proc.name} is not running`);
+		process.kill(pid, 'SIGKILL');
+		const deadline = Date.now() + 10000;
+		while (this.alive(proc) && Date.now() < deadline) await sleep(50);
+		if (groupAlive(pid)) await stopGroup(pid, 0);
+		if (proc.lifetimeTimer) clearTimeout(proc.lifetimeTimer);
+		return pid;
+	}
+
+	/** The main first (it owns activation), then the webhook processor and the workers together. */
+	override async start(): Promise<void> {
+		await this.startProxy();
+		await this.startProcess(this.main);
+		await Promise.all(this.processes.filter((p) => p.role !== 'main').map(async (p) => await this.startProcess(p)));
+	}
+
+	override async stop(): Promise<void> {
+		const others = this.processes.filter((p) => p.role !== 'main');
+		await Promise.all(others.map(async (p) => await this.stopProcess(p)));
+		await this.stopProcess(this.main);
+		await super.stop(); // forgets the session and API key
+	}
+
+	override async publishWorkflow(workflowId: string): Promise<void> {
+		if (this.running) await this.publishNow(workflowId);
+		else await super.publishWorkflow(workflowId);
+	}
+
+	/**
+	 * Waits until the webhook processor serves `/webhook/<path>` (CORS preflight, which starts no
+	 * execution). Right after a publish the processor answers 500 "The requested webhook … is not
+	 * registered" (a single `n8n start` answers 404) until it has the webhook: both mean "not yet".
+	 */
+	override async waitForWebhook(webhookPath: string, method = 'POST', timeoutMs = 30000): Promise<void> {
+		const url = `${this.webhookBaseUrl}/webhook/${webhookPath}`;
+		const deadline = Date.now() + timeoutMs;
+		let last = '';
+		while (Date.now() < deadline) {
+			const response = await fetch(url, { method: 'OPTIONS', headers: { origin: 'http://127.0.0.1', 'access-control-request-method': method } });
+			const text = await response.text();
+			if (response.status >= 200 && response.status < 300) return;
+			last = `${response.status} ${text.slice(0, 200)}`;
+			if (response.status !== 404 && !(response.status === 500 && text.includes('is not registered'))) break;
+			await sleep(200);
+		}
+		throw new Error(`The production webhook ${url} is not served: ${last}\n${this.log}`);
+	}
+
+	/** The trigger "Execute workflow" starts from: a Manual Trigger, else the first trigger. */
+	private async startNode(workflowId: string): Promise<string> {
+		const response = await this.rest<{ data: { nodes: Array<{ name: string; type: string; disabled?: boolean }> } }>('GET', `/workflows/${workflowId}`);
+		if (response.status !== 200) throw new Error(`GET /rest/workflows/${workflowId} → ${response.status}: ${JSON.stringify(response.body)}`);
+		const nodes = response.body.data.nodes.filter((n) => !n.disabled);
+		const manual = nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
+		const trigger = manual ?? nodes.find((n) => /trigger$/i.test(n.type));
+		if (!trigger) throw new Error(`Workflow ${workflowId} has no trigger to start from`);
+		return trigger.name;
+	}
+
+	/** One execution, once finished (public API, with its data). */
+	async finishedExecution(executionId: string, timeoutMs = 180000): Promise<ExecutionResult & { id: string }> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const found = await this.publicApi<ExecutionResult & { id: string }>('GET', `/executions/${executionId}?includeData=true`);
+			if (found.status === 200 && found.body.status !== 'running' && found.body.status !== 'new') return found.body;
+			if (Date.now() > deadline) throw new Error(`Execution ${executionId} did not finish: ${JSON.stringify(found.body).slice(0, 500)}`);
+			await sleep(200);
+		}
+	}
+
+	/** Waits until a worker's log says it ran the execution; returns the worker's name. */
+	async workerOf(executionId: string, timeoutMs = 10000): Promise<string> {
+		const deadline = Date.now() + timeoutMs;
+		while (!this.ranOn.has(executionId)) {
+			if (Date.now() > deadline) throw new Error(`No worker ran execution ${executionId} (it did not run in queue mode):\n${this.log}`);
+			await sleep(100);
+		}
+		return this.ranOn.get(executionId)!;
+	}
+
+	/**
+	 * "Execute workflow", as the editor does it (`POST /rest/workflows/<id>/run`): in queue mode
+	 * with OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS a worker runs it. The result has the shape of
+	 * `n8n execute --rawOutput`'s, so the e2e files' assertions apply unchanged.
+	 */
+	override async execute(workflowId: string): Promise<ExecutionResult & { cli: CliResult }> {
+		if (!this.running) await this.start();
+		const name = await this.startNode(workflowId);
+		const started = await this.rest<{ data: { executionId?: string } }>('POST', `/workflows/${workflowId}/run`, {
+			triggerToStartFrom: { name },
+		});
+		const executionId = started.body.data?.executionId;
+		if (started.status !== 200 || !executionId) {
+			throw new Error(`POST /rest/workflows/${workflowId}/run → ${started.status}: ${JSON.stringify(started.body)}`);
+		}
+		const execution = await this.finishedExecution(executionId);
+		await this.workerOf(executionId);
+		this.executedThroughApi++;
+		const cli: CliResult = { code: execution.status === 'success' ? 0 : 1, signal: null, stdout: '', stderr: '' };
+		return Object.assign(execution, { cli });
+	}
+
+	/** Every execution in this cluster's database (id, status), oldest first; of one workflow if given. */
+	executionsInDatabase(workflowId?: string): Array<{ id: string; status: string }> {
+		if (workflowId !== undefined && !/^[A-Za-z0-9]+$/.test(workflowId)) throw new Error(`Bad workflow id ${workflowId}`);
+		const where = workflowId === undefined ? '' : ` WHERE "workflowId" = '${workflowId}'`;
+		const out = psql(this.services.postgresPort, this.database, `SELECT id, status FROM execution_entity${where} ORDER BY id`);
+		return out
+			.split('\n')
+			.filter(Boolean)
+			.map((line) => {
+				const [id, status] = line.split('|');
+				return { id, status };
+			});
+	}
+
+	/** Executions per worker, from the workers' logs. */
+	workerCounts(): Record<string, number> {
+		const counts: Record<string, number> = Object.fromEntries(this.workers.map((w) => [w.name, 0]));
+		for (const worker of this.ranOn.values()) counts[worker] = (counts[worker] ?? 0) + 1;
+		return counts;
+	}
+
+	/** A name for the summary line: the test file's, or what the test set. */
+	label = '';
+
+	private summaryLabel(): string {
+		if (this.label) return this.label;
+		const state = (globalThis as { expect?: { getState?: () => { testPath?: string } } }).expect?.getState?.();
+		return state?.testPath ? state.testPath.split(/[\\/]/).pop()!.replace(/\.test\.ts$/, '') : 'cluster';
+	}
+
+	/**
+	 * Stops everything and drops the database; before that, checks that every execution in the
+	 * database ran on a worker (throws otherwise, after cleaning up) and prints one line:
+	 *   queue[<label>]: <n> executions, <n> run by a worker (worker1: a, worker2: b), 0 not
+	 */
+	override async dispose(): Promise<void> {
+		let problem: string | undefined;
+		try {
+			if (this.database) {
+				const executions = this.executionsInDatabase();
+				// A worker's log line can trail its last execution by a moment.
+				const deadline = Date.now() + 5000;
+				while (executions.some((e) => !this.ranOn.has(e.id)) && Date.now() < deadline) await sleep(200);
+				const notOnWorker = executions.filter((e) => !this.ranOn.has(e.id));
+				const counts = Object.entries(this.workerCounts()).map(([name, n]) => `${name}: ${n}`).join(', ');
+				process.stdout.write(
+					`\nqueue[${this.summaryLabel()}]: ${executions.length} executions, ${executions.length - notOnWorker.length} run by a worker (${counts}), ${notOnWorker.length} not\n`,
+				);
+				if (notOnWorker.length > 0) problem = `Executions not run by a worker: ${JSON.stringify(notOnWorker)}`;
+			}
+		} finally {
+			await this.cleanUp();
+		}
+		if (problem) throw new Error(problem);
+	}
+
+	private async cleanUp(): Promise<void> {
+		await this.stop();
+		if (this.proxy) {
+			const proxy = this.proxy;
+			this.proxy = undefined;
+			proxy.closeAllConnections();
+			await new Promise<void>((resolve) => proxy.close(() => resolve()));
+		}
+		if (this.database) {
+			try {
+				psql(this.services.postgresPort, 'postgres', `DROP DATABASE IF EXISTS ${this.database} WITH (FORCE)`);
+			} catch {
+				// the server is gone already: its folder goes with it
+			}
+		}
+		await super.dispose();
+	}
+}

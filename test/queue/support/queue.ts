@@ -1,0 +1,138 @@
+/** What the queue-mode test files share: their cluster, webhook workflows, counts and results. */
+import * as fs from 'fs';
+import * as path from 'path';
+
+import type { Sandbox, SandboxOptions } from '../../sandbox';
+import { executionsOf, startStack, type ApiExecution } from '../../e2e/support/e2e';
+import { REPO_ROOT } from '../../e2e/support/install';
+import type { WorkflowJson } from '../../e2e/support/n8n';
+import { node, type WorkflowNode } from '../../e2e/support/workflow';
+import { QueueN8n } from './cluster';
+import { psql } from './services';
+
+export const describeQueue: jest.Describe = process.env.WALLET_QUEUE_MODE ? describe : describe.skip;
+
+export interface QueueStack {
+	sandbox: Sandbox;
+	n8n: QueueN8n;
+}
+
+/** The sandbox and a queue-mode n8n (main, two workers, webhook processor), not yet started. */
+export async function startQueueStack(sandboxOptions: SandboxOptions = {}): Promise<QueueStack> {
+	const stack = await startStack(sandboxOptions);
+	if (!(stack.n8n instanceof QueueN8n)) throw new Error('Not in queue mode: run with jest.queue.config.js');
+	return { sandbox: stack.sandbox, n8n: stack.n8n };
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A production Webhook node (answers at once, the run is queued). */
+export function webhookNode(webhookPath: string): WorkflowNode {
+	return node('Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path: webhookPath, options: {} }, { webhookId: webhookPath });
+}
+
+/** A Code node that turns the webhook's body `{ payees: [...] }` into one item per payee. */
+export function payeeRows(): WorkflowNode {
+	return node('Payee Rows', 'n8n-nodes-base.code', 2, {
+		jsCode: 'return $input.first().json.body.payees.map((payee) => ({ json: payee }));',
+	});
+}
+
+/** Payouts the sandbox made, per beneficiary id. */
+export function payoutsPerBeneficiary(sandbox: Sandbox): Map<string, number> {
+	const counts = new Map<string, number>();
+	for (const tx of sandbox.state.transactions) {
+		if (tx.kind !== 'payout' || !tx.beneficiaryId) continue;
+		counts.set(tx.beneficiaryId, (counts.get(tx.beneficiaryId) ?? 0) + 1);
+	}
+	return counts;
+}
+
+/** How many of `beneficiaryIds` were paid 0, 1, 2… times: { "1": 500 } is "each once". */
+export function paidTimes(sandbox: Sandbox, beneficiaryIds: string[]): Record<string, number> {
+	const counts = payoutsPerBeneficiary(sandbox);
+	const histogram: Record<string, number> = {};
+	for (const id of beneficiaryIds) {
+		const n = String(counts.get(id) ?? 0);
+		histogram[n] = (histogram[n] ?? 0) + 1;
+	}
+	return histogram;
+}
+
+export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<number> {
+	const response = await fetch(url, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', ...headers },
+		body: typeof body === 'string' ? body : JSON.stringify(body),
+	});
+	await response.arrayBuffer();
+	return response.status;
+}
+
+/**
+ * Waits until the workflow has `count` executions (or more) and none is running, waiting, or
+ * new, polling the database (cheap while hundreds run); then returns them all with their data
+ * (public API), oldest first.
+ */
+export async function settledExecutions(n8n: QueueN8n, workflowId: string, count: number, timeoutMs = 300000): Promise<ApiExecution[]> {
+	const deadline = Date.now() + timeoutMs;
+	let last: Array<{ id: string; status: string }> = [];
+	for (;;) {
+		last = n8n.executionsInDatabase(workflowId);
+		const open = last.filter((e) => ['running', 'new', 'waiting'].includes(e.status));
+		if (last.length >= count && open.length === 0) break;
+		if (Date.now() > deadline) throw new Error(`Expected ${count} finished executions of ${workflowId}, have ${JSON.stringify(last)}`);
+		await sleep(500);
+	}
+	return await executionsOf(n8n, workflowId);
+}
+
+/** The error message of each execution that did not succeed: [id, node, message]. */
+export function failures(executions: ApiExecution[]): Array<[string, string, string]> {
+	return executions
+		.filter((e) => e.status !== 'success')
+		.map((e) => {
+			const runData = e.data?.resultData.runData ?? {};
+			const failed = Object.entries(runData).find(([, runs]) => runs.some((run) => run.error));
+			const error = failed?.[1].find((run) => run.error)?.error;
+			const top = (e.data?.resultData as { error?: { message?: string } } | undefined)?.error;
+			return [e.id, failed?.[0] ?? '', `${e.status}: ${error?.message ?? top?.message ?? '(no error recorded)'} ${error?.description ?? ''}`.trim()];
+		});
+}
+
+/** How many values n8n's de-duplication store holds per node (context) of a workflow. */
+export function storeEntries(n8n: QueueN8n, workflowId: string): Record<string, number> {
+	if (!/^[A-Za-z0-9]+$/.test(workflowId)) throw new Error(`Bad workflow id ${workflowId}`);
+	const out = psql(
+		n8n.services.postgresPort,
+		n8n.database,
+		`SELECT context, json_array_length((value::json)->'data') FROM processed_data WHERE "workflowId" = '${workflowId}'`,
+	);
+	return Object.fromEntries(
+		out
+			.split('\n')
+			.filter(Boolean)
+			.map((line) => {
+				const [context, count] = line.split('|');
+				return [context, Number(count)];
+			}),
+	);
+}
+
+export const RESULTS_FILE = process.env.WALLET_QUEUE_RESULTS ? path.resolve(REPO_ROOT, process.env.WALLET_QUEUE_RESULTS) : undefined;
+
+/** Adds a section to the results file (WALLET_QUEUE_RESULTS, set by `npm run test:queue`). */
+export function recordResults(section: string, data: unknown): void {
+	if (!RESULTS_FILE) return;
+	let all: Record<string, unknown> = {};
+	try {
+		all = JSON.parse(fs.readFileSync(RESULTS_FILE, 'utf8')) as Record<string, unknown>;
+	} catch {
+		// first section
+	}
+	all[section] = data;
+	all.measuredAt = new Date().toISOString();
+	fs.writeFileSync(RESULTS_FILE, `${JSON.stringify(all, null, 2)}\n`);
+}
+
+export type { WorkflowJson };

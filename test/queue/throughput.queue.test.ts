@@ -1,0 +1,221 @@
+/**
+ * Queue mode under load (issue #17, case 2, and the "Scaling" figures): production webhooks sent
+ * to the webhook processor, executions run by the workers, money counted in the sandbox.
+ *
+ *   queue[50 webhook runs × 10 payees]: …
+ *   queue[throughput, N workers]: …
+ *
+ * The sandbox accepts reused references here ('lenient'), so only the package's own exactly-once
+ * guard stands between a re-run and a second payment.
+ */
+import * as os from 'os';
+
+import { sandboxApi } from '../e2e/support/e2e';
+import { chain, walletNode } from '../e2e/support/workflow';
+import { psql } from './support/services';
+import {
+	describeQueue,
+	failures,
+	paidTimes,
+	payeeRows,
+	postJson,
+	recordResults,
+	settledExecutions,
+	startQueueStack,
+	storeEntries,
+	webhookNode,
+	type QueueStack,
+} from './support/queue';
+
+const BATCH_WORKFLOW = 'WalletQueueBatch';
+const SMALL_WORKFLOW = 'WalletQueueSmall';
+const BATCH_PATH = 'queue-batch';
+const SMALL_PATH = 'queue-one';
+const RUNS = 50;
+const PAYEES_PER_RUN = 10;
+const THROUGHPUT_RUNS = 100;
+
+/** Payout → Initiate for the payee in `row` (an expression: the item, or the webhook's body). */
+function payNode(row = '$json') {
+	return walletNode('Pay', 'payout', 'initiate', {
+		sourceWalletCurrency: 'USD',
+		amount: `={{ ${row}.amount }}`,
+		customerEmail: `={{ ${row}.email }}`,
+		description: `={{ ${row}.invoiceId }}`,
+		beneficiaryMode: 'id',
+		beneficiaryId: { __rl: true, mode: 'id', value: `={{ ${row}.beneficiaryId }}` },
+	});
+}
+
+interface Payee {
+	invoiceId: string;
+	beneficiaryId: string;
+	amount: number;
+	email: string;
+}
+
+describeQueue('queue mode under load: concurrent production webhooks on two workers', () => {
+	let stack: QueueStack | undefined;
+	const lines: string[] = [];
+	const results: Record<string, unknown> = {};
+	let payeeCounter = 0;
+	let batches: Payee[][] = [];
+
+	async function newPayees(count: number): Promise<Payee[]> {
+		const made: Payee[] = [];
+		for (let start = 0; start < count; start += 25) {
+			const batch = await Promise.all(
+				Array.from({ length: Math.min(25, count - start) }, async () => {
+					const n = ++payeeCounter;
+					const email = `payee${n}@example.com`;
+					const beneficiary = await sandboxApi<{ id: string }>(stack!.sandbox, 'POST', '/api/v2/beneficiaries', {
+						country: 'KE',
+						currency: 'KES',
+						customerEmail: email,
+						destination: { type: 'MOBILEMONEY', network: 'MPESA', accountName: `Payee ${n}`, accountNumber: '254712345678' },
+					});
+					return { invoiceId: `INV-${n}`, beneficiaryId: beneficiary.id, amount: 1000 + n, email };
+				}),
+			);
+			made.push(...batch);
+		}
+		return made;
+	}
+
+	const url = (webhookPath: string) => `${stack!.n8n.webhookBaseUrl}/webhook/${webhookPath}`;
+
+	/** Worker per execution, for the executions given. */
+	function spread(ids: string[]): Record<string, number> {
+		const counts: Record<string, number> = {};
+		for (const id of ids) {
+			const worker = stack!.n8n.ranOn.get(id) ?? 'none';
+			counts[worker] = (counts[worker] ?? 0) + 1;
+		}
+		return counts;
+	}
+
+	beforeAll(async () => {
+		stack = await startQueueStack({ references: 'lenient' });
+		const { n8n } = stack;
+		await n8n.importWorkflows([
+			chain(BATCH_WORKFLOW, 'Queue: pay a batch from a webhook', [webhookNode(BATCH_PATH), payeeRows(), payNode()]),
+			chain(SMALL_WORKFLOW, 'Queue: pay one payee from a webhook', [webhookNode(SMALL_PATH), payNode('$json.body')]),
+		]);
+		await n8n.start();
+		await n8n.publishNow(BATCH_WORKFLOW);
+		await n8n.publishNow(SMALL_WORKFLOW);
+		await n8n.waitForWebhook(BATCH_PATH);
+		await n8n.waitForWebhook(SMALL_PATH);
+	});
+
+	afterAll(async () => {
+		if (lines.length > 0) process.stdout.write(`\n${lines.join('\n')}\n`);
+		recordResults('throughput', results);
+		await stack?.n8n.dispose();
+		await stack?.sandbox.close();
+	});
+
+	test(`${RUNS} production-webhook runs at once, ${PAYEES_PER_RUN} payees each: every payee paid once, every run succeeds, both workers used`, async () => {
+		const { n8n, sandbox } = stack!;
+		batches = await Promise.all(Array.from({ length: RUNS }, async () => await newPayees(PAYEES_PER_RUN)));
+		const statuses = await Promise.all(batches.map(async (payees, i) => await postJson(url(BATCH_PATH), { batch: i, payees })));
+		expect(statuses).toEqual(batches.map(() => 200));
+		const executions = await settledExecutions(n8n, BATCH_WORKFLOW, RUNS);
+		const payees = batches.flat();
+		const paid = paidTimes(sandbox, payees.map((p) => p.beneficiaryId));
+		const byStatus: Record<string, number> = {};
+		for (const e of executions) byStatus[e.status] = (byStatus[e.status] ?? 0) + 1;
+		const workers = spread(executions.map((e) => e.id));
+		lines.push(
+			`queue[${RUNS} webhook runs × ${PAYEES_PER_RUN} payees]: ${executions.length} executions ${JSON.stringify(byStatus)}, ` +
+				`payees paid {times: payees} ${JSON.stringify(paid)}, executions per worker ${JSON.stringify(workers)}`,
+		);
+		results.concurrentRuns = { runs: RUNS, payeesPerRun: PAYEES_PER_RUN, executions: executions.length, byStatus, payeesPaidTimes: paid, executionsPerWorker: workers };
+		expect(executions).toHaveLength(RUNS);
+		expect(failures(executions)).toEqual([]);
+		expect(byStatus).toEqual({ success: RUNS });
+		expect(paid).toEqual({ 1: RUNS * PAYEES_PER_RUN });
+		// Each execution's Pay node output one payout per row, none "already submitted".
+		for (const e of executions) {
+			const out = (e.data?.resultData.runData.Pay?.[0]?.data?.main[0] ?? []).map((item) => item.json);
+			expect(out).toHaveLength(PAYEES_PER_RUN);
+			expect(out.filter((json) => json.alreadySubmitted)).toEqual([]);
+		}
+		expect(workers.none).toBeUndefined();
+		expect(workers.worker1).toBeGreaterThan(0);
+		expect(workers.worker2).toBeGreaterThan(0);
+	});
+
+	/**
+	 * Measured, not asserted: a known gap (README, "Running in queue mode"). n8n's de-duplication
+	 * store is one row per node, read, changed and written back without a lock; two workers doing
+	 * that at the same moment lose one's records. A record lost is a payee that a later re-run of
+	 * the same rows pays again (this sandbox accepts reused references; Payout → Initiate sends
+	 * none). The counts go to the report and results.json.
+	 */
+	test('the same 50 batches delivered again at once (measured): records n8n\'s store kept, payees paid again', async () => {
+		const { n8n, sandbox } = stack!;
+		// Two records per payee (sent, accepted): what n8n's store kept after 50 runs on 2 workers.
+		const kept = Object.values(storeEntries(n8n, BATCH_WORKFLOW)).reduce((sum, n) => sum + n, 0);
+		const before = n8n.executionsInDatabase(BATCH_WORKFLOW).length;
+		const statuses = await Promise.all(batches.map(async (payees, i) => await postJson(url(BATCH_PATH), { batch: i, payees })));
+		expect(statuses).toEqual(batches.map(() => 200));
+		const executions = (await settledExecutions(n8n, BATCH_WORKFLOW, before + RUNS)).slice(before);
+		const payees = batches.flat();
+		const paid = paidTimes(sandbox, payees.map((p) => p.beneficiaryId));
+		const skipped = executions.flatMap((e) => (e.data?.resultData.runData.Pay?.[0]?.data?.main[0] ?? []).map((item) => item.json)).filter((json) => json.alreadySubmitted).length;
+		lines.push(
+			`queue[the same ${RUNS} batches again, at once]: store kept ${kept} of ${2 * payees.length} records after the first round; ` +
+				`${skipped} of ${payees.length} rows skipped as already submitted; payees paid {times: payees} ${JSON.stringify(paid)}`,
+		);
+		results.redelivered = { recordsKept: kept, recordsWritten: 2 * payees.length, rowsSkipped: skipped, rows: payees.length, payeesPaidTimes: paid };
+		expect(failures(executions)).toEqual([]);
+		expect(executions).toHaveLength(RUNS);
+		// Whatever was lost, a payee is paid at most once per delivery of its batch.
+		expect(Object.keys(paid).every((times) => Number(times) >= 1 && Number(times) <= 2)).toBe(true);
+	});
+
+	/**
+	 * Wall time of `count` one-payee webhook runs sent at once: from the first request to the
+	 * last execution's stop (n8n's own stoppedAt). A figure, not an assertion.
+	 */
+	async function throughput(workerCount: number, count: number) {
+		const { n8n, sandbox } = stack!;
+		const before = n8n.executionsInDatabase(SMALL_WORKFLOW).length;
+		const payees = await newPayees(count);
+		const startedAt = Date.now();
+		const statuses = await Promise.all(payees.map(async (payee) => await postJson(url(SMALL_PATH), payee)));
+		expect(statuses).toEqual(payees.map(() => 200));
+		const all = await settledExecutions(n8n, SMALL_WORKFLOW, before + count);
+		const fresh = all.slice(before);
+		const lastStop = Number(
+			psql(n8n.services.postgresPort, n8n.database, `SELECT (EXTRACT(EPOCH FROM max("stoppedAt")) * 1000)::bigint FROM execution_entity WHERE "workflowId" = '${SMALL_WORKFLOW}'`),
+		);
+		const wallMs = lastStop - startedAt;
+		const perMinute = Math.round((count / wallMs) * 60000);
+		const paid = paidTimes(sandbox, payees.map((p) => p.beneficiaryId));
+		const workers = spread(fresh.map((e) => e.id));
+		expect(failures(fresh)).toEqual([]);
+		expect(paid).toEqual({ 1: count });
+		return { workers: workerCount, executions: count, wallSeconds: Math.round(wallMs / 100) / 10, executionsPerMinute: perMinute, executionsPerWorker: workers, payeesPaidTimes: paid };
+	}
+
+	test(`throughput: ${THROUGHPUT_RUNS} one-payee webhook runs with 2 workers, then with 1 (figures)`, async () => {
+		const { n8n } = stack!;
+		await throughput(2, 10); // warm-up, not reported
+		const two = await throughput(2, THROUGHPUT_RUNS);
+		expect(two.executionsPerWorker.worker1).toBeGreaterThan(0);
+		expect(two.executionsPerWorker.worker2).toBeGreaterThan(0);
+		await n8n.stopProcess(n8n.workers[1]);
+		const one = await throughput(1, THROUGHPUT_RUNS);
+		expect(one.executionsPerWorker).toEqual({ worker1: THROUGHPUT_RUNS });
+		for (const figure of [two, one]) {
+			lines.push(
+				`queue[throughput, ${figure.workers} worker${figure.workers > 1 ? 's' : ''}]: ${figure.executions} webhook runs in ${figure.wallSeconds} s = ` +
+					`${figure.executionsPerMinute} executions/min, per worker ${JSON.stringify(figure.executionsPerWorker)}, payees paid ${JSON.stringify(figure.payeesPaidTimes)}`,
+			);
+		}
+		results.throughput = { machineCores: os.cpus().length, twoWorkers: two, oneWorker: one };
+		await n8n.startProcess(n8n.workers[1]);
+	});
+});
