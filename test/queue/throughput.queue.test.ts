@@ -10,13 +10,13 @@
  */
 import * as os from 'os';
 
-import { sandboxApi } from '../e2e/support/e2e';
 import { chain, walletNode } from '../e2e/support/workflow';
 import { psql } from './support/services';
 import {
 	describeQueue,
 	failures,
 	paidTimes,
+	payeeMaker,
 	payeeRows,
 	postJson,
 	recordResults,
@@ -24,6 +24,7 @@ import {
 	startQueueStack,
 	storeEntries,
 	webhookNode,
+	type Payee,
 	type QueueStack,
 } from './support/queue';
 
@@ -47,40 +48,12 @@ function payNode(row = '$json') {
 	});
 }
 
-interface Payee {
-	invoiceId: string;
-	beneficiaryId: string;
-	amount: number;
-	email: string;
-}
-
 describeQueue('queue mode under load: concurrent production webhooks on two workers', () => {
 	let stack: QueueStack | undefined;
 	const lines: string[] = [];
 	const results: Record<string, unknown> = {};
-	let payeeCounter = 0;
 	let batches: Payee[][] = [];
-
-	async function newPayees(count: number): Promise<Payee[]> {
-		const made: Payee[] = [];
-		for (let start = 0; start < count; start += 25) {
-			const batch = await Promise.all(
-				Array.from({ length: Math.min(25, count - start) }, async () => {
-					const n = ++payeeCounter;
-					const email = `payee${n}@example.com`;
-					const beneficiary = await sandboxApi<{ id: string }>(stack!.sandbox, 'POST', '/api/v2/beneficiaries', {
-						country: 'KE',
-						currency: 'KES',
-						customerEmail: email,
-						destination: { type: 'MOBILEMONEY', network: 'MPESA', accountName: `Payee ${n}`, accountNumber: '254712345678' },
-					});
-					return { invoiceId: `INV-${n}`, beneficiaryId: beneficiary.id, amount: 1000 + n, email };
-				}),
-			);
-			made.push(...batch);
-		}
-		return made;
-	}
+	let newPayees: (count: number) => Promise<Payee[]>;
 
 	const url = (webhookPath: string) => `${stack!.n8n.webhookBaseUrl}/webhook/${webhookPath}`;
 
@@ -96,6 +69,7 @@ describeQueue('queue mode under load: concurrent production webhooks on two work
 
 	beforeAll(async () => {
 		stack = await startQueueStack({ references: 'lenient' });
+		newPayees = payeeMaker(stack.sandbox);
 		const { n8n } = stack;
 		await n8n.importWorkflows([
 			chain(BATCH_WORKFLOW, 'Queue: pay a batch from a webhook', [webhookNode(BATCH_PATH), payeeRows(), payNode()]),

@@ -14,21 +14,13 @@
  *
  *   queue[worker killed, save progress <off|on>]: …
  */
-import { sandboxApi, type ApiExecution } from '../e2e/support/e2e';
+import type { ApiExecution } from '../e2e/support/e2e';
 import type { WorkflowJson } from '../e2e/support/n8n';
 import { chain, walletNode } from '../e2e/support/workflow';
-import { describeQueue, failures, paidTimes, payeeRows, payoutsPerBeneficiary, postJson, recordResults, settledExecutions, sleep, startQueueStack, webhookNode, type QueueStack } from './support/queue';
+import { describeQueue, failures, paidTimes, payeeMaker, payeeRows, payoutsPerBeneficiary, postJson, recordResults, settledExecutions, sleep, startQueueStack, webhookNode, type Payee, type QueueStack } from './support/queue';
 
 const PAYEES = 100;
 const KILL_AFTER = 30;
-
-interface Payee {
-	invoiceId: string;
-	beneficiaryId: string;
-	amount: number;
-	email: string;
-	resend?: boolean;
-}
 
 function workflow(id: string, webhookPath: string, saveExecutionProgress: boolean): WorkflowJson {
 	const pay = walletNode('Pay', 'payout', 'initiate', {
@@ -52,31 +44,17 @@ const SCENARIOS = [
 
 describeQueue('a worker killed in the middle of a payout run, then the documented recovery', () => {
 	let stack: QueueStack | undefined;
+	let newPayees: (count: number) => Promise<Payee[]>;
 	const lines: string[] = [];
 	const results: Record<string, unknown> = {};
-	let payeeCounter = 0;
 
-	async function newPayees(count: number): Promise<Payee[]> {
-		const made: Payee[] = [];
-		for (let i = 0; i < count; i++) {
-			const n = ++payeeCounter;
-			const email = `payee${n}@example.com`;
-			const beneficiary = await sandboxApi<{ id: string }>(stack!.sandbox, 'POST', '/api/v2/beneficiaries', {
-				country: 'KE',
-				currency: 'KES',
-				customerEmail: email,
-				destination: { type: 'MOBILEMONEY', network: 'MPESA', accountName: `Payee ${n}`, accountNumber: '254712345678' },
-			});
-			made.push({ invoiceId: `INV-${String(n).padStart(4, '0')}`, beneficiaryId: beneficiary.id, amount: 1000 + n, email });
-		}
-		return made;
-	}
 
 	const payOutput = (execution: ApiExecution) => (execution.data?.resultData.runData.Pay?.at(-1)?.data?.main[0] ?? []).map((item) => item.json);
 
 	beforeAll(async () => {
 		// 100 ms per API answer, as a real service's round trip: a 100-payee run takes seconds.
 		stack = await startQueueStack({ references: 'lenient', latency: { fixedMs: 100, jitterMs: 0 } });
+		newPayees = payeeMaker(stack.sandbox);
 		const { n8n } = stack;
 		await n8n.importWorkflows(SCENARIOS.map((s) => workflow(s.id, s.path, s.saveProgress)));
 		await n8n.start();

@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 
 import type { Sandbox, SandboxOptions } from '../../sandbox';
-import { executionsOf, startStack, type ApiExecution } from '../../e2e/support/e2e';
+import { executionsOf, sandboxApi, startStack, type ApiExecution } from '../../e2e/support/e2e';
 import { REPO_ROOT } from '../../e2e/support/install';
 import type { WorkflowJson } from '../../e2e/support/n8n';
 import { node, type WorkflowNode } from '../../e2e/support/workflow';
@@ -36,6 +36,42 @@ export function payeeRows(): WorkflowNode {
 	return node('Payee Rows', 'n8n-nodes-base.code', 2, {
 		jsCode: 'return $input.first().json.body.payees.map((payee) => ({ json: payee }));',
 	});
+}
+
+/** A payee row as the queue tests post it: an invoice, its saved beneficiary, an amount. */
+export interface Payee {
+	invoiceId: string;
+	beneficiaryId: string;
+	amount: number;
+	email: string;
+}
+
+/**
+ * Makes payees in the sandbox (a saved beneficiary each, 25 created at a time), numbered on from
+ * the last call: `INV-0001`, `INV-0002`, …
+ */
+export function payeeMaker(sandbox: Sandbox): (count: number) => Promise<Payee[]> {
+	let counter = 0;
+	return async (count) => {
+		const made: Payee[] = [];
+		for (let start = 0; start < count; start += 25) {
+			const batch = await Promise.all(
+				Array.from({ length: Math.min(25, count - start) }, async () => {
+					const n = ++counter;
+					const email = `payee${n}@example.com`;
+					const beneficiary = await sandboxApi<{ id: string }>(sandbox, 'POST', '/api/v2/beneficiaries', {
+						country: 'KE',
+						currency: 'KES',
+						customerEmail: email,
+						destination: { type: 'MOBILEMONEY', network: 'MPESA', accountName: `Payee ${n}`, accountNumber: '254712345678' },
+					});
+					return { invoiceId: `INV-${String(n).padStart(4, '0')}`, beneficiaryId: beneficiary.id, amount: 1000 + n, email };
+				}),
+			);
+			made.push(...batch);
+		}
+		return made;
+	};
 }
 
 /** Payouts the sandbox made, per beneficiary id. */
