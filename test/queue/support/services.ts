@@ -4,7 +4,7 @@
  * temporary folder, each in its own process group owned by this process (support/processes.ts:
  * stopped by PID, killed with jest if jest dies), and the folder removed when stopped.
  */
-import { spawnSync, type ChildProcess } from 'child_process';
+import { spawnSync, type ChildProcess, type SpawnOptions } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -124,6 +124,44 @@ async function stopService(child: ChildProcess, firstSignal: NodeJS.Signals, dat
 }
 
 /**
+ * Starts a server in its own process group, keeps the end of its output, and waits until the
+ * output says it is ready; a server that is not ready in time is stopped and its folder removed.
+ */
+async function runService(spec: {
+	name: string;
+	/** The process's name in logs and errors. */
+	label: string;
+	bin: string;
+	args: string[];
+	spawnOptions: SpawnOptions;
+	port: number;
+	dataDir: string;
+	stopSignal: NodeJS.Signals;
+	ready: (output: string) => boolean;
+	timeoutMs: number;
+}): Promise<Service> {
+	let output = '';
+	const child = spawnOwned(spec.label, spec.bin, spec.args, { ...spec.spawnOptions, stdio: ['ignore', 'pipe', 'pipe'] });
+	const collect = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20000));
+	child.stdout?.on('data', collect);
+	child.stderr?.on('data', collect);
+	const service: Service = {
+		name: spec.name,
+		port: spec.port,
+		pid: child.pid!,
+		dataDir: spec.dataDir,
+		stop: async () => await stopService(child, spec.stopSignal, spec.dataDir),
+	};
+	try {
+		await waitUntil(spec.label, child, () => output, () => spec.ready(output), spec.timeoutMs);
+	} catch (error) {
+		await service.stop();
+		throw error;
+	}
+	return service;
+}
+
+/**
  * A private PostgreSQL cluster: `initdb` into a temporary folder (trust authentication, user
  * `postgres`, TCP on 127.0.0.1 only, no Unix socket), then `postgres` in the foreground. As root it
  * runs as the `postgres` user (PostgreSQL refuses root). Settings for a throwaway test database:
@@ -146,11 +184,11 @@ export async function startPostgres(binDir: string, options: { timeoutMs?: numbe
 		throw new Error(`initdb failed:\n${initdb.stdout}\n${initdb.stderr}`);
 	}
 	const [port] = await freePorts(1);
-	let output = '';
-	const child = spawnOwned(
-		'postgres',
-		path.join(binDir, 'postgres'),
-		[
+	return await runService({
+		name: 'postgres',
+		label: 'postgres',
+		bin: path.join(binDir, 'postgres'),
+		args: [
 			'-D', path.join(dataDir, 'data'),
 			'-p', String(port),
 			'-c', 'listen_addresses=127.0.0.1',
@@ -160,26 +198,14 @@ export async function startPostgres(binDir: string, options: { timeoutMs?: numbe
 			'-c', 'full_page_writes=off',
 			'-c', 'max_connections=200',
 		],
-		{ cwd: dataDir, stdio: ['ignore', 'pipe', 'pipe'], ...ids },
-	);
-	const collect = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20000));
-	child.stdout?.on('data', collect);
-	child.stderr?.on('data', collect);
-	const service: Service = {
-		name: 'postgres',
+		spawnOptions: { cwd: dataDir, ...ids },
 		port,
-		pid: child.pid!,
 		dataDir,
 		// SIGINT: PostgreSQL's "fast" shutdown (SIGTERM would wait for every client to leave).
-		stop: async () => await stopService(child, 'SIGINT', dataDir),
-	};
-	try {
-		await waitUntil('postgres', child, () => output, () => output.includes('ready to accept connections'), options.timeoutMs ?? 60000);
-	} catch (error) {
-		await service.stop();
-		throw error;
-	}
-	return service;
+		stopSignal: 'SIGINT',
+		ready: (output) => output.includes('ready to accept connections'),
+		timeoutMs: options.timeoutMs ?? 60000,
+	});
 }
 
 /** Runs SQL with psql against the private cluster; returns stdout (unaligned, tuples only). */
@@ -197,28 +223,16 @@ export function psql(port: number, database: string, sql: string, binDir = postg
 export async function startRedis(redisBin: string, options: { timeoutMs?: number; parentDir?: string } = {}): Promise<Service> {
 	const dataDir = serviceDir('redis-', options.parentDir);
 	const [port] = await freePorts(1);
-	let output = '';
-	const child = spawnOwned(
-		'redis-server',
-		redisBin,
-		['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dataDir, '--daemonize', 'no', '--protected-mode', 'yes'],
-		{ cwd: dataDir, stdio: ['ignore', 'pipe', 'pipe'] },
-	);
-	const collect = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20000));
-	child.stdout?.on('data', collect);
-	child.stderr?.on('data', collect);
-	const service: Service = {
+	return await runService({
 		name: 'redis',
+		label: 'redis-server',
+		bin: redisBin,
+		args: ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dataDir, '--daemonize', 'no', '--protected-mode', 'yes'],
+		spawnOptions: { cwd: dataDir },
 		port,
-		pid: child.pid!,
 		dataDir,
-		stop: async () => await stopService(child, 'SIGTERM', dataDir),
-	};
-	try {
-		await waitUntil('redis-server', child, () => output, () => /Ready to accept connections/i.test(output), options.timeoutMs ?? 30000);
-	} catch (error) {
-		await service.stop();
-		throw error;
-	}
-	return service;
+		stopSignal: 'SIGTERM',
+		ready: (output) => /Ready to accept connections/i.test(output),
+		timeoutMs: options.timeoutMs ?? 30000,
+	});
 }
