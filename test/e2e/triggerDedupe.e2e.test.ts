@@ -11,8 +11,7 @@ import { randomUUID } from 'crypto';
 
 import { signBody } from '../sandbox';
 import { describeE2E, executionsOf, sandboxApi, startStack, stopStack, type ApiExecution, type Stack } from './support/e2e';
-import { CREDENTIAL_ID, CREDENTIAL_NAME, WALLET_TRIGGER_TYPE } from './support/n8n';
-import { graph, node, walletNode } from './support/workflow';
+import { payPerEventWorkflow } from './support/workflow';
 
 const WORKFLOW_ID = 'WalletE2eDedupe1';
 const WEBHOOK_ID = randomUUID();
@@ -111,24 +110,7 @@ describeE2E('Wallet Payments Trigger de-duplication in n8n (sequential, concurre
 		stack = await startStack({ webhook: { secret: SECRET, header: HEADER, algorithm: 'sha512', retryDelaysMs: [] } });
 		const { n8n } = stack;
 		url = `${n8n.baseUrl}/webhook/${WEBHOOK_ID}/webhook`;
-		const trigger = node(
-			'Wallet Payments Trigger',
-			WALLET_TRIGGER_TYPE,
-			1,
-			{ events: ['*'], verifySignature: true, signatureHeader: HEADER, signatureAlgorithm: 'sha512', options: {} },
-			{ webhookId: WEBHOOK_ID, credentials: { walletPaymentsApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } } },
-		);
-		const pay = walletNode('Pay', 'payout', 'initiate', {
-			sourceWalletCurrency: 'USD',
-			amount: '={{ $json.data.amount }}',
-			customerEmail: '={{ $json.data.email }}',
-			description: 'Approved payee',
-			beneficiaryMode: 'id',
-			beneficiaryId: { __rl: true, mode: 'id', value: '={{ $json.data.beneficiaryId }}' },
-		});
-		await n8n.importWorkflows([
-			graph(WORKFLOW_ID, 'E2E trigger de-duplication', [trigger, pay], [['Wallet Payments Trigger', 'Pay']]),
-		]);
+		await n8n.importWorkflows([payPerEventWorkflow(WORKFLOW_ID, 'E2E trigger de-duplication', WEBHOOK_ID, HEADER)]);
 		await n8n.publishWorkflow(WORKFLOW_ID);
 		await n8n.start();
 		const deadline = Date.now() + 20000;

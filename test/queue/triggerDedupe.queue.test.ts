@@ -14,8 +14,7 @@ import { randomUUID } from 'crypto';
 
 import { signBody } from '../sandbox';
 import { sandboxApi, type ApiExecution } from '../e2e/support/e2e';
-import { CREDENTIAL_ID, CREDENTIAL_NAME, WALLET_TRIGGER_TYPE } from '../e2e/support/n8n';
-import { graph, node, walletNode } from '../e2e/support/workflow';
+import { payPerEventWorkflow } from '../e2e/support/workflow';
 import { describeQueue, failures, paidTimes, recordResults, settledExecutions, sleep, startQueueStack, storeEntries, type QueueStack } from './support/queue';
 
 const WORKFLOW_ID = 'WalletQueueDedup';
@@ -122,22 +121,7 @@ describeQueue('Wallet Payments Trigger de-duplication in queue mode (webhook pro
 		stack = await startQueueStack({ references: 'lenient', webhook: { secret: SECRET, header: HEADER, algorithm: 'sha512', retryDelaysMs: [] } });
 		const { n8n } = stack;
 		url = `${n8n.webhookBaseUrl}/webhook/${WEBHOOK_ID}/webhook`;
-		const trigger = node(
-			'Wallet Payments Trigger',
-			WALLET_TRIGGER_TYPE,
-			1,
-			{ events: ['*'], verifySignature: true, signatureHeader: HEADER, signatureAlgorithm: 'sha512', options: {} },
-			{ webhookId: WEBHOOK_ID, credentials: { walletPaymentsApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } } },
-		);
-		const pay = walletNode('Pay', 'payout', 'initiate', {
-			sourceWalletCurrency: 'USD',
-			amount: '={{ $json.data.amount }}',
-			customerEmail: '={{ $json.data.email }}',
-			description: 'Approved payee',
-			beneficiaryMode: 'id',
-			beneficiaryId: { __rl: true, mode: 'id', value: '={{ $json.data.beneficiaryId }}' },
-		});
-		await n8n.importWorkflows([graph(WORKFLOW_ID, 'Queue: trigger de-duplication', [trigger, pay], [['Wallet Payments Trigger', 'Pay']])]);
+		await n8n.importWorkflows([payPerEventWorkflow(WORKFLOW_ID, 'Queue: trigger de-duplication', WEBHOOK_ID, HEADER)]);
 		await n8n.start();
 		await n8n.publishNow(WORKFLOW_ID);
 		await n8n.waitForWebhook(`${WEBHOOK_ID}/webhook`);

@@ -1,5 +1,5 @@
 /** Small builders for n8n workflow JSON (as `n8n import:workflow` takes it). */
-import { CREDENTIAL_ID, CREDENTIAL_NAME, WALLET_NODE_TYPE, type WorkflowJson } from './n8n';
+import { CREDENTIAL_ID, CREDENTIAL_NAME, WALLET_NODE_TYPE, WALLET_TRIGGER_TYPE, type WorkflowJson } from './n8n';
 
 export interface WorkflowNode {
 	id: string;
@@ -142,4 +142,28 @@ export function mobileMoneyForm(value: { network: string; accountName: string; a
 		attemptToConvertTypes: false,
 		convertFieldsToString: true,
 	};
+}
+
+/**
+ * Wallet Payments Trigger (every event, sha512 signature in `signatureHeader`) → Payout →
+ * Initiate paying the event's `data.beneficiaryId` `data.amount`: one payout per event that gets
+ * past the trigger (the trigger de-duplication tests, in one process and in queue mode).
+ */
+export function payPerEventWorkflow(id: string, name: string, webhookId: string, signatureHeader: string): WorkflowJson {
+	const trigger = node(
+		'Wallet Payments Trigger',
+		WALLET_TRIGGER_TYPE,
+		1,
+		{ events: ['*'], verifySignature: true, signatureHeader, signatureAlgorithm: 'sha512', options: {} },
+		{ webhookId, credentials: { walletPaymentsApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } } },
+	);
+	const pay = walletNode('Pay', 'payout', 'initiate', {
+		sourceWalletCurrency: 'USD',
+		amount: '={{ $json.data.amount }}',
+		customerEmail: '={{ $json.data.email }}',
+		description: 'Approved payee',
+		beneficiaryMode: 'id',
+		beneficiaryId: { __rl: true, mode: 'id', value: '={{ $json.data.beneficiaryId }}' },
+	});
+	return graph(id, name, [trigger, pay], [['Wallet Payments Trigger', 'Pay']]);
 }
