@@ -2,11 +2,12 @@
  * nodes/shared/processedStore.ts against n8n's store behaviour in queue mode: two workers that
  * record a node's first values at the same moment both insert its row, and one insert fails on
  * the unique key (measured: test/queue/throughput.queue.test.ts). That call is made again and
- * then updates the row; other errors are not retried.
+ * then updates the row; other errors are not retried. And a call of another worker that read the
+ * row before this one wrote writes it back without this one's values: settle writes them again.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { processedStore } from '../nodes/shared/processedStore';
+import { processedStore, SETTLE_MS } from '../nodes/shared/processedStore';
 
 const DUPLICATE_ROW = new Error('duplicate key value violates unique constraint "PK_ca04b9d8dc72de268fe07a65773"');
 
@@ -41,5 +42,99 @@ describe('processedStore when another worker inserted the row first', () => {
 		const colliding = jest.fn().mockRejectedValue(DUPLICATE_ROW);
 		await expect(processedStore(context(colliding), 100).record(['k1'])).rejects.toThrow('duplicate key');
 		expect(colliding).toHaveBeenCalledTimes(3);
+	});
+});
+
+/**
+ * n8n's store as two queue-mode workers see it: one row, read and written back whole. `staleWrite`
+ * plays the other worker's call that read the row before this one wrote and writes it back
+ * after: this store's values are gone from the row, though its call said they were recorded.
+ */
+function racyRow() {
+	let row: string[] = [];
+	const calls: string[][] = [];
+	const record = jest.fn(async (values: string[]) => {
+		calls.push([...values]);
+		const processed = values.filter((value) => row.includes(value));
+		row = [...row, ...values.filter((value) => !row.includes(value))];
+		return { new: values.filter((value) => !processed.includes(value)), processed };
+	});
+	return {
+		record,
+		calls,
+		row: () => row,
+		/** The other worker's write of what it read earlier (`snapshot`) plus its own value. */
+		staleWrite: (snapshot: string[], own: string) => {
+			row = [...snapshot, own];
+		},
+	};
+}
+
+describe('processedStore.settle: records another worker wrote over are written again', () => {
+	afterEach(() => jest.useRealTimers());
+
+	test('a value written over is found missing a second later, written again, and checked again', async () => {
+		const store = racyRow();
+		const keys = processedStore(context(store.record), 100);
+		await expect(keys.record(['k1', 'k2'])).resolves.toEqual([]);
+		store.staleWrite([], 'other-worker-value');
+		const started = Date.now();
+		await keys.settle();
+		// Check 1 (≥ 1 s after the write): both missing, both written again; check 2 (≥ 1 s later): held.
+		expect(Date.now() - started).toBeGreaterThanOrEqual(2 * SETTLE_MS - 20);
+		expect(store.calls).toEqual([['k1', 'k2'], ['k1', 'k2'], ['k1', 'k2']]);
+		expect(store.row()).toEqual(expect.arrayContaining(['k1', 'k2', 'other-worker-value']));
+	});
+
+	test('values that held are checked once; values already there before this store are not its to check', async () => {
+		const store = racyRow();
+		store.staleWrite([], 'earlier');
+		const keys = processedStore(context(store.record), 100);
+		await expect(keys.record(['earlier', 'k1'])).resolves.toEqual(['earlier']);
+		await keys.settle();
+		expect(store.calls).toEqual([['earlier', 'k1'], ['k1']]);
+	});
+
+	test('a later call checks the values old enough on the way, so settle has less to wait for', async () => {
+		jest.useFakeTimers({ now: 0 });
+		const store = racyRow();
+		const keys = processedStore(context(store.record), 100);
+		await keys.record(['k1']);
+		jest.setSystemTime(SETTLE_MS);
+		await keys.record(['k2']);
+		expect(store.calls).toEqual([['k1'], ['k2', 'k1']]);
+		const settled = keys.settle();
+		await jest.advanceTimersByTimeAsync(SETTLE_MS);
+		await settled;
+		expect(store.calls).toEqual([['k1'], ['k2', 'k1'], ['k2']]);
+	});
+
+	test('removed values are not written again; nothing recorded, nothing waited for', async () => {
+		const store = racyRow();
+		const remove = jest.fn(async () => undefined);
+		const keys = processedStore(context(store.record, remove), 100);
+		await keys.record(['k1']);
+		await keys.remove(['k1']);
+		const started = Date.now();
+		await keys.settle();
+		expect(Date.now() - started).toBeLessThan(SETTLE_MS / 2);
+		expect(store.calls).toEqual([['k1']]);
+	});
+
+	test('a value written over at every check: gives up after 20 checks with an error that says what it means', async () => {
+		jest.useFakeTimers({ now: 0 });
+		const store = racyRow();
+		const keys = processedStore(context(store.record), 100);
+		await keys.record(['k1']);
+		store.record.mockImplementation(async (values: string[]) => {
+			store.calls.push([...values]);
+			return { new: values, processed: [] }; // written, and written over again before the next check
+		});
+		const settled = keys.settle().catch((error: Error) => error);
+		await jest.advanceTimersByTimeAsync(25 * SETTLE_MS);
+		const error = (await settled) as Error & { description?: string };
+		expect(error.message).toBe("n8n's de-duplication store kept losing 1 of this node's records");
+		expect(error.description).toContain('a re-run may not know it');
+		expect(store.calls).toHaveLength(21);
 	});
 });
