@@ -7,7 +7,8 @@
  * 2. When the run starts (`execute()`, the trigger's step in the execution): n8n's database
  *    store (the one behind the Remove Duplicates node). It outlives restarts and is shared by
  *    every process on the database, so an event already handled before a restart, or by another
- *    webhook process, stops at the trigger: its run ends there with no output.
+ *    webhook process, stops at the trigger: its run ends there with no output. The record is
+ *    checked to have held (processedStore's settle) before the event goes on.
  *
  * n8n's workflow static data cannot do either: n8n does not save what a webhook trigger writes
  * there when the webhook starts a run, and concurrent requests each read their own copy.
@@ -71,5 +72,8 @@ export async function unhandledEvents(
 	if (keyed.length === 0) return items;
 	const store = processedStore(context, windowSize);
 	const handled = new Set(await store.record(keyed.map((item) => item.json.eventKey as string)));
+	// In queue mode another worker's store call can write over the record: checked, and written
+	// again, before the event goes on (about a second later).
+	await store.settle();
 	return items.filter((item) => typeof item.json.eventKey !== 'string' || !handled.has(item.json.eventKey));
 }

@@ -11,6 +11,8 @@
  * 3. A key that is already recorded is not sent again: the item is output as already submitted.
  * 4. The record is removed only when the service clearly refused (4xx); after a timeout, a 5xx or
  *    an unreadable answer it stays, because the money may have moved.
+ * 5. Before the run ends, every record it made is checked to have held in the store (in queue
+ *    mode another worker's store call can write over it) and written again where it did not.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
@@ -58,10 +60,14 @@ export interface PreparedItem {
 export const KEYS_REMEMBERED = 10000;
 const acceptedMarker = (key: string) => `${key}#accepted`;
 
-/** The item keys of this node in n8n's store, with what an earlier send of each saw. */
-function keyStore(context: IExecuteFunctions) {
+/**
+ * The item keys of this node in n8n's store, with what an earlier send of each saw: one per run
+ * of the node, settled (every record checked to have held) before the run ends.
+ */
+export function itemKeys(context: IExecuteFunctions) {
 	const store = processedStore(context, KEYS_REMEMBERED);
 	return {
+		settle: async () => await store.settle(),
 		/** Records the key; true when it was new. */
 		claim: async (key: string) => (await store.record([key])).length === 0,
 		release: async (key: string) => await store.remove([key, acceptedMarker(key)]),
@@ -127,14 +133,14 @@ async function existingRecord(context: IExecuteFunctions, item: PreparedItem): P
 	}
 }
 
-type KeyStore = ReturnType<typeof keyStore>;
+export type ItemKeys = ReturnType<typeof itemKeys>;
 
 /**
  * A failed send: refused as already submitted (an earlier run did it) gives an output; a clear
  * refusal forgets the key, so the item can be sent again once fixed; anything else may have been
  * carried out, so the key stays and the error says that a re-run will not send it again.
  */
-async function afterFailure(context: IExecuteFunctions, keys: KeyStore, item: PreparedItem, error: unknown): Promise<IDataObject> {
+async function afterFailure(context: IExecuteFunctions, keys: ItemKeys, item: PreparedItem, error: unknown): Promise<IDataObject> {
 	const outcome = outcomeOf(error);
 	if (outcome === 'alreadySubmitted') {
 		await keys.markAccepted(item.key);
@@ -154,8 +160,7 @@ async function afterFailure(context: IExecuteFunctions, keys: KeyStore, item: Pr
 }
 
 /** Sends one prepared item at most once; returns its output. */
-export async function sendItem(context: IExecuteFunctions, item: PreparedItem): Promise<IDataObject> {
-	const keys = keyStore(context);
+export async function sendItem(context: IExecuteFunctions, keys: ItemKeys, item: PreparedItem): Promise<IDataObject> {
 	const isNew = await keys.claim(item.key);
 	if (!isNew && !item.allowResend) {
 		const outcome = await keys.earlierOutcome(item.key);

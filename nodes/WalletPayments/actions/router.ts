@@ -6,7 +6,7 @@ import { DEFAULT_ITEMS_PER_BATCH } from '../helpers/fields';
 import { runOrigin } from '../helpers/idempotency';
 import { settlementFields, waitForFinalStatus } from '../helpers/settlement';
 import { InvalidInput } from '../helpers/validation';
-import { isGuarded, prepareItem, sendItem, type GuardedOperation, type PreparedItem } from './exactlyOnce';
+import { isGuarded, itemKeys, prepareItem, sendItem, type GuardedOperation, type PreparedItem } from './exactlyOnce';
 import * as beneficiary from './beneficiary';
 import * as card from './card';
 import * as collection from './collection';
@@ -168,17 +168,17 @@ function inItemOrder(
 /**
  * Operations that create something at the service run in two passes: every item is built and
  * validated first (a bad row stops the run before any money moves), then the items are sent one
- * at a time, in order, each at most once (exactlyOnce.ts). Items that asked to wait for their
- * final status then wait together (reads only, so many at once).
+ * at a time, in order, each at most once, and their records checked to have held (exactlyOnce.ts).
+ * Items that asked to wait for their final status then wait together (reads only, so many at once).
  */
 async function runGuarded(context: IExecuteFunctions, operation: GuardedOperation, indexes: number[]) {
 	const origin = runOrigin(context);
 	const prepared = await eachItem(context, indexes, async (itemIndex) => await prepareItem(context, operation, itemIndex, origin));
 	const preparedItem = (itemIndex: number) => (prepared.get(itemIndex) as { ok: true; value: PreparedItem }).value;
-	const sent = await eachItem(
+	const sent = await sendInOrder(
 		context,
 		indexes.filter((itemIndex) => prepared.get(itemIndex)!.ok),
-		async (itemIndex) => await sendItem(context, preparedItem(itemIndex)),
+		preparedItem,
 	);
 	const toWait = [...sent.entries()]
 		.filter(([itemIndex, result]) => result.ok && preparedItem(itemIndex).request.waitForFinal && typeof result.value.id === 'string' && !result.value.alreadySubmitted)
@@ -199,6 +199,26 @@ async function runGuarded(context: IExecuteFunctions, operation: GuardedOperatio
 		outputs.set(itemIndex, result.ok ? { ok: true, value: context.helpers.returnJsonArray(result.value as IDataObject) } : result);
 	}
 	return inItemOrder(context, indexes, outputs);
+}
+
+/**
+ * Sends the items one at a time, in order; then, even when the run stops on a failed item, makes
+ * sure every record of what was sent held in n8n's store (exactlyOnce.ts, step 5). A failure to
+ * settle does not hide the item's own error.
+ */
+async function sendInOrder(context: IExecuteFunctions, indexes: number[], preparedItem: (itemIndex: number) => PreparedItem) {
+	// Made at the first item: where n8n has no store for it, each item fails on its own.
+	let keys: ReturnType<typeof itemKeys> | undefined;
+	const send = async (itemIndex: number) => await sendItem(context, (keys ??= itemKeys(context)), preparedItem(itemIndex));
+	let stopped = true;
+	try {
+		const sent = await eachItem(context, indexes, send);
+		stopped = false;
+		return sent;
+	} finally {
+		if (stopped) await keys?.settle().catch(() => undefined);
+		else await keys?.settle();
+	}
 }
 
 /** How many sent items wait for their final status at the same time (each check is one read). */
