@@ -121,13 +121,14 @@ describeQueue('queue mode under load: concurrent production webhooks on two work
 	});
 
 	/**
-	 * Measured, not asserted: a known gap (README, "Running in queue mode"). n8n's de-duplication
-	 * store is one row per node, read, changed and written back without a lock; two workers doing
-	 * that at the same moment lose one's records. A record lost is a payee that a later re-run of
-	 * the same rows pays again (this sandbox accepts reused references; Payout → Initiate sends
-	 * none). The counts go to the report and results.json.
+	 * n8n's de-duplication store is one row per node, read, changed and written back without a
+	 * lock: two workers doing that at the same moment lose one's records (measured before the
+	 * fix: it kept 697–738 of 1,000, and this re-delivery paid 145–162 of 500 payees twice; this
+	 * sandbox accepts reused references, and Payout → Initiate sends none). Each run now checks
+	 * its records a second after writing them and writes the lost ones again before it ends
+	 * (nodes/shared/processedStore.ts, settle): every record kept, nobody paid twice.
 	 */
-	test('the same 50 batches delivered again at once (measured): records n8n\'s store kept, payees paid again', async () => {
+	test('the same 50 batches delivered again at once: n8n\'s store kept every record, every row skipped, nobody paid twice', async () => {
 		const { n8n, sandbox } = stack!;
 		// Two records per payee (sent, accepted): what n8n's store kept after 50 runs on 2 workers.
 		const kept = Object.values(storeEntries(n8n, BATCH_WORKFLOW)).reduce((sum, n) => sum + n, 0);
@@ -145,8 +146,9 @@ describeQueue('queue mode under load: concurrent production webhooks on two work
 		results.redelivered = { recordsKept: kept, recordsWritten: 2 * payees.length, rowsSkipped: skipped, rows: payees.length, payeesPaidTimes: paid };
 		expect(failures(executions)).toEqual([]);
 		expect(executions).toHaveLength(RUNS);
-		// Whatever was lost, a payee is paid at most once per delivery of its batch.
-		expect(Object.keys(paid).every((times) => Number(times) >= 1 && Number(times) <= 2)).toBe(true);
+		expect(kept).toBe(2 * payees.length);
+		expect(skipped).toBe(payees.length);
+		expect(paid).toEqual({ 1: payees.length });
 	});
 
 	/**
