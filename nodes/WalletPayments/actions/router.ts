@@ -6,7 +6,7 @@ import { DEFAULT_ITEMS_PER_BATCH } from '../helpers/fields';
 import { runOrigin } from '../helpers/idempotency';
 import { settlementFields, waitForFinalStatus } from '../helpers/settlement';
 import { InvalidInput } from '../helpers/validation';
-import { isGuarded, itemKeys, prepareItem, sendItem, type GuardedOperation, type PreparedItem } from './exactlyOnce';
+import { isGuarded, itemKeys, prepareItem, sendItem, type GuardedOperation, type ItemKeys, type PreparedItem } from './exactlyOnce';
 import * as beneficiary from './beneficiary';
 import * as card from './card';
 import * as collection from './collection';
@@ -208,7 +208,7 @@ async function runGuarded(context: IExecuteFunctions, operation: GuardedOperatio
  */
 async function sendInOrder(context: IExecuteFunctions, indexes: number[], preparedItem: (itemIndex: number) => PreparedItem) {
 	// Made at the first item: where n8n has no store for it, each item fails on its own.
-	let keys: ReturnType<typeof itemKeys> | undefined;
+	let keys: ItemKeys | undefined;
 	const send = async (itemIndex: number) => await sendItem(context, (keys ??= itemKeys(context)), preparedItem(itemIndex));
 	let stopped = true;
 	try {
