@@ -10,7 +10,7 @@
 import { randomUUID } from 'crypto';
 
 import { signBody } from '../sandbox';
-import { describeE2E, executionsOf, sandboxApi, startStack, stopStack, type ApiExecution, type Stack } from './support/e2e';
+import { describeE2E, executionsOf, newPayeeEvent, startStack, stopStack, type ApiExecution, type PayeeEvent, type Stack } from './support/e2e';
 import { payPerEventWorkflow } from './support/workflow';
 
 const WORKFLOW_ID = 'WalletE2eDedupe1';
@@ -26,34 +26,10 @@ describeE2E('Wallet Payments Trigger de-duplication in n8n (sequential, concurre
 	let url = '';
 	let eventCounter = 0;
 
-	interface Sent {
-		body: string;
-		eventId: string;
-		beneficiaryId: string;
-	}
-
-	async function api<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T> {
-		return await sandboxApi<T>(stack!.sandbox, method, path, body);
-	}
-
 	/** A distinct event whose workflow pays one payee (a fresh beneficiary). */
-	async function newEvent(): Promise<Sent> {
-		const n = ++eventCounter;
-		const beneficiary = await api<{ id: string }>('POST', '/api/v2/beneficiaries', {
-			country: 'KE',
-			currency: 'KES',
-			customerEmail: `payee${n}@example.com`,
-			destination: { type: 'MOBILEMONEY', network: 'MPESA', accountName: `Payee ${n}`, accountNumber: '254712345678' },
-		});
-		const eventId = `evt-${n}-${randomUUID()}`;
-		const body = JSON.stringify({
-			event: 'payroll.payee.approved',
-			data: { id: eventId, status: 'approved', beneficiaryId: beneficiary.id, amount: 1000 + n, email: `payee${n}@example.com` },
-		});
-		return { body, eventId, beneficiaryId: beneficiary.id };
-	}
+	const newEvent = async () => await newPayeeEvent(stack!.sandbox, ++eventCounter);
 
-	async function deliver(sent: Sent): Promise<number> {
+	async function deliver(sent: PayeeEvent): Promise<number> {
 		const response = await fetch(url, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json', [HEADER]: signBody(sent.body, SECRET, 'sha512') },
@@ -93,7 +69,7 @@ describeE2E('Wallet Payments Trigger de-duplication in n8n (sequential, concurre
 		stack!.sandbox.state.transactions.filter((tx) => tx.kind === 'payout' && tx.beneficiaryId === beneficiaryId).length;
 
 	/** Executions started and items let through since `before`, per event. */
-	async function count(before: number, events: Sent[], expectedExecutions: number) {
+	async function count(before: number, events: PayeeEvent[], expectedExecutions: number) {
 		const all = await settled(before + expectedExecutions);
 		const fresh = all.slice(before);
 		expect(fresh.every((e) => e.status === 'success')).toBe(true);
@@ -125,7 +101,7 @@ describeE2E('Wallet Payments Trigger de-duplication in n8n (sequential, concurre
 		await stopStack(stack);
 	});
 
-	let round2: Sent[] = [];
+	let round2: PayeeEvent[] = [];
 
 	test('5 copies of each of 3 distinct events, one after another: one execution per event', async () => {
 		const events = [await newEvent(), await newEvent(), await newEvent()];

@@ -13,7 +13,7 @@
 import { randomUUID } from 'crypto';
 
 import { signBody } from '../sandbox';
-import { sandboxApi, type ApiExecution } from '../e2e/support/e2e';
+import { newPayeeEvent, type ApiExecution, type PayeeEvent } from '../e2e/support/e2e';
 import { payPerEventWorkflow } from '../e2e/support/workflow';
 import { describeQueue, failures, paidTimes, recordResults, settledExecutions, sleep, startQueueStack, storeEntries, type QueueStack } from './support/queue';
 
@@ -25,33 +25,12 @@ const EVENTS = 200;
 const COPIES = 3;
 const WAVE = 20;
 
-interface Sent {
-	body: string;
-	eventId: string;
-	beneficiaryId: string;
-}
-
 describeQueue('Wallet Payments Trigger de-duplication in queue mode (webhook processor + 2 workers)', () => {
 	let stack: QueueStack | undefined;
 	const lines: string[] = [];
 	const results: Record<string, unknown> = {};
-	let events: Sent[] = [];
+	let events: PayeeEvent[] = [];
 	let url = '';
-
-	async function newEvent(n: number): Promise<Sent> {
-		const beneficiary = await sandboxApi<{ id: string }>(stack!.sandbox, 'POST', '/api/v2/beneficiaries', {
-			country: 'KE',
-			currency: 'KES',
-			customerEmail: `payee${n}@example.com`,
-			destination: { type: 'MOBILEMONEY', network: 'MPESA', accountName: `Payee ${n}`, accountNumber: '254712345678' },
-		});
-		const eventId = `evt-${n}-${randomUUID()}`;
-		const body = JSON.stringify({
-			event: 'payroll.payee.approved',
-			data: { id: eventId, status: 'approved', beneficiaryId: beneficiary.id, amount: 1000 + n, email: `payee${n}@example.com` },
-		});
-		return { body, eventId, beneficiaryId: beneficiary.id };
-	}
 
 	/**
 	 * The 3 copies of each event at the same moment, in waves of WAVE events (3 × WAVE requests at
@@ -63,7 +42,7 @@ describeQueue('Wallet Payments Trigger de-duplication in queue mode (webhook pro
 		const byStatus: Record<string, number> = {};
 		const samples: Record<string, string> = {};
 		let redelivered = 0;
-		const send = async (sent: Sent) => {
+		const send = async (sent: PayeeEvent) => {
 			const response = await fetch(url, {
 				method: 'POST',
 				headers: { 'content-type': 'application/json', [HEADER]: signBody(sent.body, SECRET, 'sha512') },
@@ -126,7 +105,7 @@ describeQueue('Wallet Payments Trigger de-duplication in queue mode (webhook pro
 		await n8n.publishNow(WORKFLOW_ID);
 		await n8n.waitForWebhook(`${WEBHOOK_ID}/webhook`);
 		events = [];
-		for (let n = 1; n <= EVENTS; n++) events.push(await newEvent(n));
+		for (let n = 1; n <= EVENTS; n++) events.push(await newPayeeEvent(stack!.sandbox, n));
 	});
 
 	afterAll(async () => {

@@ -1,4 +1,6 @@
 /** What most e2e files share: a sandbox in this process and an n8n with the credential. */
+import { randomUUID } from 'crypto';
+
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
 import { N8n, type N8nOptions, type NodeRun } from './n8n';
 
@@ -78,6 +80,32 @@ export async function sandboxApi<T = Record<string, unknown>>(sandbox: Sandbox, 
 	const parsed = (await response.json()) as { data: T };
 	if (response.status !== 200) throw new Error(`${method} ${path} → ${response.status}: ${JSON.stringify(parsed)}`);
 	return parsed.data;
+}
+
+/** A signed-to-be trigger delivery that pays one fresh payee: its body, event ID and beneficiary. */
+export interface PayeeEvent {
+	body: string;
+	eventId: string;
+	beneficiaryId: string;
+}
+
+/**
+ * A distinct event (number `n`) for the trigger de-duplication tests: a new beneficiary in the
+ * sandbox, and the event that asks the workflow behind the trigger to pay it.
+ */
+export async function newPayeeEvent(sandbox: Sandbox, n: number): Promise<PayeeEvent> {
+	const beneficiary = await sandboxApi<{ id: string }>(sandbox, 'POST', '/api/v2/beneficiaries', {
+		country: 'KE',
+		currency: 'KES',
+		customerEmail: `payee${n}@example.com`,
+		destination: { type: 'MOBILEMONEY', network: 'MPESA', accountName: `Payee ${n}`, accountNumber: '254712345678' },
+	});
+	const eventId = `evt-${n}-${randomUUID()}`;
+	const body = JSON.stringify({
+		event: 'payroll.payee.approved',
+		data: { id: eventId, status: 'approved', beneficiaryId: beneficiary.id, amount: 1000 + n, email: `payee${n}@example.com` },
+	});
+	return { body, eventId, beneficiaryId: beneficiary.id };
 }
 
 /** Every execution of a workflow (all pages of the public API), oldest first, with its data. */
