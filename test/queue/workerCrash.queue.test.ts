@@ -10,7 +10,8 @@
  *     sent once more with Allow Resend.
  *
  * Every payee must end paid exactly once (counted in the sandbox, which here accepts reused
- * references), and the re-run's output must show which payees the killed run had paid.
+ * references), and the first recovery run's output must show which payees the killed run had paid
+ * (`accepted`), and at most the one payee in flight at the kill as `unknown`.
  *
  *   queue[worker killed, save progress <off|on>]: …
  */
@@ -152,15 +153,23 @@ describeQueue('a worker killed in the middle of a payout run, then the documente
 			}
 		}
 
-		// What the user sees: the payees the killed run paid are marked already submitted.
-		const shown = (rerun ?? retried)!;
-		const markedPaid = payOutput(shown).filter((j) => j.alreadySubmitted).map((j) => String(j.idempotencyKey)).sort();
+		// What the user sees in the first recovery run (the Retry, else the re-run): every payee the
+		// killed run paid is marked already submitted; "accepted" only for payees it did pay; at most
+		// one more, the payee in flight when the worker died (recorded, no answer), as "unknown".
+		const shown = (retried ?? rerun)!;
+		const marked = payOutput(shown).filter((j) => j.alreadySubmitted);
+		const markedPaid = marked.map((j) => String(j.idempotencyKey)).sort();
+		const paidByKilled = new Set(paidByKilledRun);
+		const markedNotPaid = marked.filter((j) => !paidByKilled.has(String(j.idempotencyKey)));
 		const final = paidTimes(sandbox, ids);
 		outcome.finalPaid = final;
 		outcome.markedAlreadySubmitted = markedPaid.length;
+		outcome.markedButNotPaid = markedNotPaid.map((j) => j.outcome);
 		results[`saveProgress${saveProgress ? 'On' : 'Off'}`] = outcome;
 		lines.push(`queue[worker killed, save progress ${saveProgress ? 'on' : 'off'}]: ${JSON.stringify(outcome)}`);
-		expect(markedPaid).toEqual([...paidByKilledRun].sort());
+		expect(paidByKilledRun.filter((key) => !markedPaid.includes(key))).toEqual([]);
+		expect(marked.filter((j) => j.outcome === 'accepted' && !paidByKilled.has(String(j.idempotencyKey)))).toEqual([]);
+		expect(markedNotPaid.map((j) => j.outcome)).toEqual(markedNotPaid.length === 0 ? [] : ['unknown']);
 		expect(final).toEqual({ 1: PAYEES });
 	});
 });
