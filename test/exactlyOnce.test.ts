@@ -215,7 +215,7 @@ describe.each(['unique', 'lenient'] as ReferenceMode[])('with a service whose re
 			expect(count(fixture)).toBe(before + 3);
 		});
 
-		test('the same run again (Retry execution, the editor, a repeated event) sends nothing; a new run with identical rows does', async () => {
+		test('the same run again (Retry execution, the editor, a repeated event) sends nothing; a new run with identical rows does (a Finalize: does not)', async () => {
 			const { parameters, rows } = await setup(fixture);
 			const before = count(fixture);
 			const trigger = { event: 'payroll.ready', id: 'evt-1' };
@@ -231,9 +231,17 @@ describe.each(['unique', 'lenient'] as ReferenceMode[])('with a service whose re
 			expect(posts(path)).toHaveLength(3);
 			expect(count(fixture)).toBe(before + 3);
 
-			if (_name.includes('Finalize')) return; // a quote or a payout can be finalized only once
 			const nextTick = await fixture.run(parameters, { items: rows, trigger: { ...trigger, id: 'evt-2' } });
 			expect(nextTick.error).toBeUndefined();
+			if (_name.includes('Finalize')) {
+				// A payout or a quote is finalized once: its ID is the key, so no later run sends it.
+				expect(outputs(nextTick).map((json) => [json.alreadySubmitted, json.sent, json.outcome])).toEqual(
+					rows.map(() => [true, false, 'accepted']),
+				);
+				expect(posts(path)).toHaveLength(3);
+				expect(count(fixture)).toBe(before + 3);
+				return;
+			}
 			expect(outputs(nextTick).some((json) => json.alreadySubmitted)).toBe(false);
 			expect(count(fixture)).toBe(before + 6);
 		});
@@ -305,6 +313,20 @@ test('Beneficiary → Create run again outputs the beneficiary the first run cre
 		outputs(first).map((json) => [true, json.id, json.reference]),
 	);
 	expect(fixture.sandbox.state.beneficiaries).toHaveLength(3);
+});
+
+test.each(['Payout → Finalize (Legacy)', 'Swap → Finalize'])('%s: the same ID twice in one run is sent once; the other item reports it already submitted', async (name) => {
+	const { path, setup, count } = cases[name];
+	const { parameters, rows } = await setup(fixture);
+	const result = await fixture.run(parameters, { items: [rows[0], rows[1], rows[0]] });
+	expect(result.error).toBeUndefined();
+	expect(outputs(result).map((json) => [json.alreadySubmitted ?? false, json.outcome ?? 'sent'])).toEqual([
+		[false, 'sent'],
+		[false, 'sent'],
+		[true, 'accepted'],
+	]);
+	expect(posts(path)).toHaveLength(2);
+	expect(count(fixture)).toBe(2);
 });
 
 test('two deliveries of one trigger event (same eventKey, other headers) are one run: nothing is paid twice', async () => {

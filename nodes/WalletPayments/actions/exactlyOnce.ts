@@ -3,8 +3,9 @@
  * card money, beneficiaries). The router applies it to every operation that exports `prepare`:
  *
  * 1. Each item gets an idempotency key: the user's (Duplicate Protection → Idempotency Key), else
- *    the Reference they gave, else one derived from what stays the same when n8n re-runs the node
- *    (helpers/idempotency.ts). Where the API takes a reference, the key also makes the reference.
+ *    the Reference they gave, else — for what can be done only once (finalizing a payout or a
+ *    quote) — the ID it acts on, else one derived from what stays the same when n8n re-runs the
+ *    node (helpers/idempotency.ts). Where the API takes a reference, the key also makes the reference.
  * 2. Before the request is sent the key is recorded in n8n's own de-duplication store (the
  *    database behind the Remove Duplicates node, scoped to this node), so the record outlives the
  *    execution: Retry On Fail, Retry execution, editor re-runs and duplicate events all see it.
@@ -18,7 +19,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { processedStore } from '../../shared/processedStore';
-import { derivedKey, optionalKey, referenceFromKey } from '../helpers/idempotency';
+import { derivedKey, doneOnceKey, optionalKey, referenceFromKey } from '../helpers/idempotency';
 import type { WaitSettings } from '../helpers/settlement';
 import { optionalText } from '../helpers/validation';
 import { outcomeOf } from '../transport/errors';
@@ -30,6 +31,11 @@ export interface GuardedRequest {
 	body: IDataObject;
 	/** The API takes a `reference`: the one the user gave, if any (else one made from the key). */
 	reference?: { given: unknown };
+	/**
+	 * What the request acts on when it can be done only once, ever (a payout or a quote is
+	 * finalized once): its ID makes the key when the user gives none, so no later run sends it.
+	 */
+	doneOnceFor?: string;
 	/** Payouts, swaps and card money say "may have been carried out" on unclear failures. */
 	movesMoney?: boolean;
 	/** The service's answer as this item's output (e.g. with card details masked). */
@@ -103,6 +109,7 @@ export async function prepareItem(
 	const key =
 		optionalKey(protection.idempotencyKey, 'Idempotency Key') ??
 		givenReference ??
+		(request.doneOnceFor === undefined ? undefined : doneOnceKey(request.endpoint, request.doneOnceFor)) ??
 		derivedKey({ workflowId, nodeId, origin, itemIndex, request: request.body });
 	let reference: string | undefined;
 	if (request.reference) {

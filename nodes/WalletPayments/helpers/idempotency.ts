@@ -85,6 +85,14 @@ export function derivedKey({ workflowId, nodeId, origin, itemIndex, request }: K
 }
 
 /**
+ * The key of a request that can be done only once (finalizing a payout or a quote) when the user
+ * gives none: the endpoint and the ID it acts on, whatever run or position the item comes from.
+ */
+export function doneOnceKey(endpoint: string, id: string): string {
+	return `n8n-once:${sha256(`${endpoint} ${id}`)}`;
+}
+
+/**
  * The reference sent for a key when the user gives none: the same key always gives the same
  * reference, and the workflow and node are part of it, so a key such as an invoice ID used by
  * two nodes does not give two operations one reference.

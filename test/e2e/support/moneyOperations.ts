@@ -50,7 +50,7 @@ export interface MoneyOperation {
 	done: string;
 	/**
 	 * A new run (a schedule) with identical rows: done again, or — for what can be done only once
-	 * (a payout or a quote is finalized once) — what the service answers and the printed reason.
+	 * (a payout or a quote is finalized once) — what the run gives and the printed reason.
 	 * The service itself refuses a second time for these, so counting what it accepted cannot
 	 * tell whether the node sent it again: the requests that carry the row's `field` are counted.
 	 */
@@ -194,9 +194,8 @@ export const MONEY_OPERATIONS: MoneyOperation[] = [
 		item: 'payout',
 		done: 'finalized',
 		repeat: {
-			refusal: 'refused by the service, HTTP 400 "Payout has already been finalized"',
-			// Each schedule run sends item 1 again and stops at the refusal.
-			run: { status: 'error', httpCode: '400', message: /Payout has already been finalized/, requests: [3, 1, 1] },
+			refusal: 'not sent (the transaction ID is the key), output as already submitted',
+			run: { status: 'success', output: { alreadySubmitted: true, sent: false, outcome: 'accepted' }, requests: [1, 1, 1] },
 		},
 	},
 	{
@@ -225,8 +224,8 @@ export const MONEY_OPERATIONS: MoneyOperation[] = [
 		item: 'quote',
 		done: 'swapped',
 		repeat: {
-			refusal: 'refused by the service, HTTP 409 "Quote has already been used", output as already submitted',
-			run: { status: 'success', output: { alreadySubmitted: true, sent: true, outcome: 'accepted' }, requests: [3, 3, 3] },
+			refusal: 'not sent (the quote ID is the key), output as already submitted',
+			run: { status: 'success', output: { alreadySubmitted: true, sent: false, outcome: 'accepted' }, requests: [1, 1, 1] },
 		},
 	},
 	{

@@ -24,5 +24,10 @@ export const description = forOperation('payout', 'finalizeLegacy', properties);
 
 export async function prepare(this: IExecuteFunctions, itemIndex: number): Promise<GuardedRequest> {
 	const transactionId = requiredText(this.getNodeParameter('transactionId', itemIndex), 'Transaction ID', 100);
-	return { endpoint: '/api/v1/wallets/payout/finalize', body: { transactionId }, waitForFinal: waitSettingsIfAsked(this, itemIndex) };
+	return {
+		endpoint: '/api/v1/wallets/payout/finalize',
+		body: { transactionId },
+		doneOnceFor: transactionId,
+		waitForFinal: waitSettingsIfAsked(this, itemIndex),
+	};
 }

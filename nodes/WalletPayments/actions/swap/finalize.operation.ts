@@ -21,5 +21,5 @@ export const description = forOperation('swap', 'finalize', properties);
 
 export async function prepare(this: IExecuteFunctions, itemIndex: number): Promise<GuardedRequest> {
 	const quoteId = requiredText(this.getNodeParameter('quoteId', itemIndex), 'Quote ID', 100);
-	return { endpoint: '/api/v2/wallets/finalize-swap', body: { quoteId } };
+	return { endpoint: '/api/v2/wallets/finalize-swap', body: { quoteId }, doneOnceFor: quoteId };
 }
