@@ -17,15 +17,6 @@ export interface OperationEnv {
 	next(): number;
 }
 
-/**
- * What the service answers when the same row is sent again by a new run (an operation that can
- * be done only once), and how many requests per row the service then has seen in all.
- */
-export type RepeatedRun = { requests: number[] } & (
-	| { status: 'error'; httpCode: string; message: RegExp }
-	| { status: 'success'; output: Record<string, unknown> }
-);
-
 export interface MoneyOperation {
 	/** One character for workflow IDs. */
 	code: string;
@@ -50,11 +41,12 @@ export interface MoneyOperation {
 	done: string;
 	/**
 	 * A new run (a schedule) with identical rows: done again, or — for what can be done only once
-	 * (a payout or a quote is finalized once) — what the run gives and the printed reason.
-	 * The service itself refuses a second time for these, so counting what it accepted cannot
-	 * tell whether the node sent it again: the requests that carry the row's `field` are counted.
+	 * (a payout or a quote is finalized once) — not sent, as the ID that is the item's key (named
+	 * here) was sent before. The service itself refuses a second time for these, so counting what
+	 * it accepted cannot tell whether the node sent it again: the requests that carry the row's
+	 * `field` are counted.
 	 */
-	repeat: 'again' | { refusal: string; run: RepeatedRun };
+	repeat: 'again' | { onceBy: string };
 }
 
 export const UNKNOWN_ID = '0e0e0e0e-0000-4000-8000-000000000000';
@@ -193,10 +185,7 @@ export const MONEY_OPERATIONS: MoneyOperation[] = [
 			state.transactions.filter((tx) => tx.kind === 'payout' && tx.id === row.transactionId && tx.status === 'pending').length,
 		item: 'payout',
 		done: 'finalized',
-		repeat: {
-			refusal: 'not sent (the transaction ID is the key), output as already submitted',
-			run: { status: 'success', output: { alreadySubmitted: true, sent: false, outcome: 'accepted' }, requests: [1, 1, 1] },
-		},
+		repeat: { onceBy: 'the transaction ID' },
 	},
 	{
 		code: 'S',
@@ -223,10 +212,7 @@ export const MONEY_OPERATIONS: MoneyOperation[] = [
 		count: (state, row) => state.transactions.filter((tx) => tx.kind === 'swap' && tx.quoteId === row.quoteId).length,
 		item: 'quote',
 		done: 'swapped',
-		repeat: {
-			refusal: 'not sent (the quote ID is the key), output as already submitted',
-			run: { status: 'success', output: { alreadySubmitted: true, sent: false, outcome: 'accepted' }, requests: [1, 1, 1] },
-		},
+		repeat: { onceBy: 'the quote ID' },
 	},
 	{
 		code: 'C',
