@@ -2,7 +2,7 @@
  * Batching of read operations (router.ts, the Batching option), over real HTTP against the
  * sandbox with a round trip added to every answer: several reads in flight, the output in input
  * order and paired, Continue On Fail item by item, the first failing item thrown without it,
- * rate-limited reads asked again, and operations that create something untouched.
+ * rate-limited reads asked again, and operations that create something sent several at once too.
  */
 import type { IDataObject, INodeParameters, NodeApiError } from 'n8n-workflow';
 
@@ -139,27 +139,35 @@ describe('rate limits', () => {
 	});
 });
 
-test('operations that create something stay one at a time, in order, whatever a Batching value says', async () => {
+test('operations that create something send up to Items per Batch at once, the output in input order', async () => {
 	const beneficiaries: IDataObject[] = [];
 	for (let i = 0; i < 6; i++) beneficiaries.push(await createBeneficiary(fixture, { customerEmail: `p${i}@example.com` }));
 	fixture.sandbox.clearRequests();
-	const result = await fixture.run(
-		{
-			resource: 'payout',
-			operation: 'initiate',
-			amount: '={{ $json.amount }}',
-			sourceWalletCurrency: 'USD',
-			customerEmail: 'ann@example.com',
-			description: 'x',
-			beneficiaryMode: 'id',
-			beneficiaryId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
-			batching: { itemsPerBatch: 10 },
-		},
-		{ items: beneficiaries.map((b, i) => ({ id: b.id, amount: 100 + i })) },
-	);
+	const payout = (batching: IDataObject) => ({
+		resource: 'payout',
+		operation: 'initiate',
+		amount: '={{ $json.amount }}',
+		sourceWalletCurrency: 'USD',
+		customerEmail: 'ann@example.com',
+		description: 'x',
+		beneficiaryMode: 'id',
+		beneficiaryId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+		batching,
+	});
+	const items = (from: number) => beneficiaries.map((b, i) => ({ id: b.id, amount: from + i }));
+	const result = await fixture.run(payout({ itemsPerBatch: 3 }), { items: items(100) });
 	await settle();
 	expect(result.error).toBeUndefined();
+	expect(maxInFlight(fixture.apiRequests())).toBe(3);
+	// The output states amounts in major units (USD 1.00 for 100 cents).
+	expect(result.items.map((item) => [(item.json as IDataObject).amount, item.pairedItem])).toEqual(
+		[1, 1.01, 1.02, 1.03, 1.04, 1.05].map((amount, i) => [amount, { item: i }]),
+	);
+
+	fixture.sandbox.clearRequests();
+	const oneByOne = await fixture.run(payout({ itemsPerBatch: 1 }), { items: items(200) });
+	expect(oneByOne.error).toBeUndefined();
 	const sent = fixture.apiRequests();
 	expect(maxInFlight(sent)).toBe(1);
-	expect(sent.map((r) => (r.body as IDataObject).amount)).toEqual([100, 101, 102, 103, 104, 105]);
+	expect(sent.map((r) => (r.body as IDataObject).amount)).toEqual([200, 201, 202, 203, 204, 205]);
 });

@@ -23,6 +23,11 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
  * a call that read the row before it.
  */
 export const SETTLE_MS = 1000;
+/**
+ * A check waits at least this many times the longest store call this process has seen (a large
+ * row makes every call slower, and another process's calls take about as long as this one's).
+ */
+const SETTLE_CALLS = 3;
 /** Checks of the same values before giving up (each one SETTLE_MS after the last write). */
 const SETTLE_ROUNDS = 20;
 
@@ -65,7 +70,8 @@ export interface ProcessedStore {
 	/** Runs several store calls with nothing from another execution in between. */
 	atomically<T>(task: () => Promise<T>): Promise<T>;
 	/**
-	 * Waits until every value recorded here is SETTLE_MS old and checks it is still in the store,
+	 * Waits until every value recorded here is SETTLE_MS old (or SETTLE_CALLS times the longest
+	 * store call seen, when that is longer) and checks it is still in the store,
 	 * writing again (and checking again later) any value another process's call wrote over.
 	 * Values checked on the way (by later calls of this store) are not waited for again.
 	 */
@@ -98,20 +104,25 @@ export function processedStore(context: IExecuteFunctions, maxEntries: number): 
 	 * One store call: records `values`, and checks again the unsettled values that are old enough
 	 * (a check is a record: a value found missing is written again). Returns `values` already there.
 	 */
+	/** The longest store call seen, in ms: a check waits for calls of that length to be over. */
+	let longestCall = 0;
+	const settleMs = () => Math.max(SETTLE_MS, SETTLE_CALLS * longestCall);
 	const recordAndCheck = async (values: string[], checkAll = false) => {
 		const now = Date.now();
-		const due = [...unsettled].filter(([value, at]) => (checkAll || now - at >= SETTLE_MS) && !values.includes(value)).map(([value]) => value);
+		const asked = new Set(values);
+		const due = [...unsettled].filter(([value, at]) => (checkAll || now - at >= settleMs()) && !asked.has(value)).map(([value]) => value);
 		const sent = [...values, ...due];
 		if (sent.length === 0) return [];
 		const found = new Set(
 			(await afterRowRace(async () => await checkProcessedAndRecord.call(context.helpers, sent, 'node', options))).processed.map(String),
 		);
 		const writtenAt = Date.now();
-		for (const value of due) {
-			if (found.has(value)) unsettled.delete(value);
-			else unsettled.set(value, writtenAt);
+		longestCall = Math.max(longestCall, writtenAt - now);
+		// One not found has just been written (again); one found long enough after its write held.
+		for (const value of sent) {
+			if (!found.has(value)) unsettled.set(value, writtenAt);
+			else if (unsettled.has(value) && now - unsettled.get(value)! >= settleMs()) unsettled.delete(value);
 		}
-		for (const value of values) if (!found.has(value)) unsettled.set(value, writtenAt);
 		return values.filter((value) => found.has(value));
 	};
 
@@ -125,7 +136,7 @@ export function processedStore(context: IExecuteFunctions, maxEntries: number): 
 		settle: async () => {
 			for (let round = 0; round < SETTLE_ROUNDS && unsettled.size > 0; round++) {
 				const lastWrite = Math.max(...unsettled.values());
-				await sleep(Math.max(0, lastWrite + SETTLE_MS - Date.now()));
+				await sleep(Math.max(0, lastWrite + settleMs() - Date.now()));
 				await guarded(async () => await recordAndCheck([], true));
 			}
 			if (unsettled.size > 0) {

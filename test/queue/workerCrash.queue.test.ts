@@ -11,10 +11,13 @@
  *
  * Every payee must end paid exactly once (counted in the sandbox, which here accepts reused
  * references), and the first recovery run's output must show which payees the killed run had paid
- * (`accepted`), and at most the one payee in flight at the kill as `unknown`.
+ * (`accepted`), and as `unknown` at most the payees whose keys were recorded and not yet answered
+ * at the kill: one claim window (Items per Batch, 10 by default; more only when n8n's store calls
+ * are slow, nodes/WalletPayments/actions/claimAhead.ts).
  *
  *   queue[worker killed, save progress <off|on>]: …
  */
+import { DEFAULT_ITEMS_PER_BATCH } from '../../nodes/WalletPayments/helpers/fields';
 import type { ApiExecution } from '../e2e/support/e2e';
 import type { WorkflowJson } from '../e2e/support/n8n';
 import { chain, walletNode } from '../e2e/support/workflow';
@@ -154,8 +157,9 @@ describeQueue('a worker killed in the middle of a payout run, then the documente
 		}
 
 		// What the user sees in the first recovery run (the Retry, else the re-run): every payee the
-		// killed run paid is marked already submitted; "accepted" only for payees it did pay; at most
-		// one more, the payee in flight when the worker died (recorded, no answer), as "unknown".
+		// killed run paid is marked already submitted; "accepted" only for payees it did pay; the
+		// others marked are "unknown": recorded, not answered when the worker died (at most one
+		// claim window of the default 10 payees; twice that allows for a slow store call).
 		const shown = (retried ?? rerun)!;
 		const marked = payOutput(shown).filter((j) => j.alreadySubmitted);
 		const markedPaid = marked.map((j) => String(j.idempotencyKey)).sort();
@@ -169,7 +173,8 @@ describeQueue('a worker killed in the middle of a payout run, then the documente
 		lines.push(`queue[worker killed, save progress ${saveProgress ? 'on' : 'off'}]: ${JSON.stringify(outcome)}`);
 		expect(paidByKilledRun.filter((key) => !markedPaid.includes(key))).toEqual([]);
 		expect(marked.filter((j) => j.outcome === 'accepted' && !paidByKilled.has(String(j.idempotencyKey)))).toEqual([]);
-		expect(markedNotPaid.map((j) => j.outcome)).toEqual(markedNotPaid.length === 0 ? [] : ['unknown']);
+		expect(markedNotPaid.filter((j) => j.outcome !== 'unknown')).toEqual([]);
+		expect(markedNotPaid.length).toBeLessThanOrEqual(2 * DEFAULT_ITEMS_PER_BATCH);
 		expect(final).toEqual({ 1: PAYEES });
 	});
 });

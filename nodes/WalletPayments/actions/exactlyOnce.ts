@@ -24,6 +24,7 @@ import type { WaitSettings } from '../helpers/settlement';
 import { optionalText } from '../helpers/validation';
 import { outcomeOf } from '../transport/errors';
 import { apiRequest } from '../transport/request';
+import { claimAhead } from './claimAhead';
 
 /** What one item asks the service to do, built and validated before anything is sent. */
 export interface GuardedRequest {
@@ -62,32 +63,100 @@ export interface PreparedItem {
 	allowResend: boolean;
 }
 
-/** How many keys each node remembers (n8n drops the oldest beyond this). Two per item. */
-export const KEYS_REMEMBERED = 10000;
+/**
+ * How many records each node keeps (n8n drops the oldest beyond this): two per item (sent, and
+ * accepted), so 310,000 items: 31 days of 10,000 payouts a day (README, "Exactly once").
+ */
+export const KEYS_REMEMBERED = 620_000;
+/**
+ * The most items one run of the node may send: the run, and a Retry of it that sends everything
+ * again, fit in the store twice over, so neither can push out the other's records.
+ */
+export const MAX_RUN_ITEMS = KEYS_REMEMBERED / 4;
 const acceptedMarker = (key: string) => `${key}#accepted`;
 
+/** What an earlier send of a recorded key saw: an answer with success, or no clear answer. */
+export type Claim = 'new' | 'accepted' | 'unknown';
+
 /**
- * The item keys of this node in n8n's store, with what an earlier send of each saw: one per run
- * of the node, settled (every record checked to have held) before the run ends.
+ * The store's oldest records were dropped while this run was being sent: what it found new from
+ * then on may have been sent by the run it repeats, so it sends nothing more.
  */
-export function itemKeys(context: IExecuteFunctions) {
+export class RecordsLost extends Error {}
+
+/**
+ * The item keys of this node in n8n's store. Every call records many keys at once (one read and
+ * one write of the node's row, whatever their number), and carries what happened to the items
+ * sent since the last call: accepted ones get their marker, refused ones lose their record.
+ *
+ * `runMark` (made from what started the run) is recorded with the first keys and looked for in
+ * every later call: it is older than every record of every run of the same data, so while it is
+ * there, none of them was dropped by the store's limit; once found, it must stay.
+ */
+export function itemKeys(context: IExecuteFunctions, runMark?: string) {
 	const store = processedStore(context, KEYS_REMEMBERED);
+	const toMarkAccepted = new Set<string>();
+	const toForget = new Set<string>();
+	let markHeld = false;
+	const forgetNow = async () => {
+		if (toForget.size === 0) return;
+		const values = [...toForget];
+		toForget.clear();
+		await store.remove(values);
+	};
+	const recordWith = async (keys: string[]) => {
+		const marks = [...toMarkAccepted];
+		toMarkAccepted.clear();
+		const found = new Set(await store.record([...keys, ...(runMark ? [runMark] : []), ...marks]));
+		if (runMark !== undefined) {
+			if (markHeld && !found.has(runMark)) throw new RecordsLost('n8n’s de-duplication store dropped this node’s oldest records while this run was being sent');
+			markHeld ||= found.has(runMark);
+		}
+		return found;
+	};
 	return {
-		settle: async () => await store.settle(),
-		/** Records the key; true when it was new. */
-		claim: async (key: string) => (await store.record([key])).length === 0,
-		release: async (key: string) => await store.remove([key, acceptedMarker(key)]),
-		markAccepted: async (key: string) => await store.record([acceptedMarker(key)]),
-		forgetOutcome: async (key: string) => await store.remove([acceptedMarker(key)]),
-		/** What an earlier run saw for a recorded key: an answer with success, or no clear answer. */
-		earlierOutcome: async (key: string) =>
+		/**
+		 * Records the keys (the items about to be sent); returns what each one is: new, or recorded
+		 * before with what its send saw. Keys in `resend` (Allow Resend) forget what they saw.
+		 */
+		claim: async (keys: string[], resend: ReadonlySet<string>): Promise<Map<string, Claim>> =>
 			await store.atomically(async () => {
-				if ((await store.record([acceptedMarker(key)])).length === 1) return 'accepted' as const;
-				await store.remove([acceptedMarker(key)]);
-				return 'unknown' as const;
+				await forgetNow();
+				const found = await recordWith(keys);
+				const claims = new Map<string, Claim>(keys.map((key) => [key, found.has(key) ? 'unknown' : 'new']));
+				const again = keys.filter((key) => found.has(key));
+				const asked = again.filter((key) => !resend.has(key)).map(acceptedMarker);
+				if (asked.length > 0) {
+					const accepted = new Set(await store.record(asked));
+					for (const key of again) if (accepted.has(acceptedMarker(key))) claims.set(key, 'accepted');
+					// Asking recorded the markers that were not there: they were not seen accepted.
+					for (const marker of asked) if (!accepted.has(marker)) toForget.add(marker);
+				}
+				for (const key of again) if (resend.has(key)) toForget.add(acceptedMarker(key));
+				await forgetNow();
+				return claims;
 			}),
+		/** The service accepted the item (recorded with the next store call). */
+		accepted: (key: string) => {
+			toMarkAccepted.add(acceptedMarker(key));
+		},
+		/** The item was refused, or never sent: its record goes (with the next store call). */
+		release: (key: string) => {
+			toMarkAccepted.delete(acceptedMarker(key));
+			toForget.add(key);
+			toForget.add(acceptedMarker(key));
+		},
+		/** Writes what is still to be written. */
+		flush: async () =>
+			await store.atomically(async () => {
+				await forgetNow();
+				if (toMarkAccepted.size > 0) await recordWith([]);
+			}),
+		settle: async () => await store.settle(),
 	};
 }
+
+export type ItemKeys = ReturnType<typeof itemKeys>;
 
 interface Protection {
 	idempotencyKey?: unknown;
@@ -140,8 +209,6 @@ async function existingRecord(context: IExecuteFunctions, item: PreparedItem): P
 	}
 }
 
-export type ItemKeys = ReturnType<typeof itemKeys>;
-
 /**
  * A failed send: refused as already submitted (an earlier run did it) gives an output; a clear
  * refusal forgets the key, so the item can be sent again once fixed; anything else may have been
@@ -150,7 +217,7 @@ export type ItemKeys = ReturnType<typeof itemKeys>;
 async function afterFailure(context: IExecuteFunctions, keys: ItemKeys, item: PreparedItem, error: unknown): Promise<IDataObject> {
 	const outcome = outcomeOf(error);
 	if (outcome === 'alreadySubmitted') {
-		await keys.markAccepted(item.key);
+		keys.accepted(item.key);
 		const said = error instanceof Error ? error.message : String(error);
 		return alreadySubmitted(
 			item,
@@ -158,7 +225,7 @@ async function afterFailure(context: IExecuteFunctions, keys: ItemKeys, item: Pr
 			await existingRecord(context, item),
 		);
 	}
-	if (outcome === 'refused') await keys.release(item.key);
+	if (outcome === 'refused') keys.release(item.key);
 	else if (error instanceof NodeApiError) {
 		error.description = `${error.description ?? ''} This item will not be sent again by a re-run of this node (idempotency key ${item.key}): after checking that it was not carried out, run it with Duplicate Protection → Allow Resend.`.trim();
 	}
@@ -166,20 +233,16 @@ async function afterFailure(context: IExecuteFunctions, keys: ItemKeys, item: Pr
 	throw new NodeOperationError(context.getNode(), error as Error);
 }
 
-/** Sends one prepared item at most once; returns its output. */
-export async function sendItem(context: IExecuteFunctions, keys: ItemKeys, item: PreparedItem): Promise<IDataObject> {
-	const isNew = await keys.claim(item.key);
-	if (!isNew && !item.allowResend) {
-		const outcome = await keys.earlierOutcome(item.key);
+/** Sends one prepared item whose key was claimed, unless an earlier run sent it; returns its output. */
+async function sendClaimed(context: IExecuteFunctions, keys: ItemKeys, item: PreparedItem, claim: Claim, onSend: () => void): Promise<IDataObject> {
+	if (claim !== 'new' && !item.allowResend) {
 		const message =
-			outcome === 'accepted'
+			claim === 'accepted'
 				? `Not sent again: an earlier run of this node already sent this item and the service accepted it. ${RESEND_HOW}`
 				: 'Not sent again: an earlier run of this node sent this item but got no clear answer (a timeout, an HTTP 5xx, or the run was stopped), so it may have been carried out. Check with Transaction → Get or in the service’s dashboard; only if it was not, run it again with Duplicate Protection → Allow Resend.';
-		return alreadySubmitted(item, { sent: false, outcome, message }, await existingRecord(context, item));
+		return alreadySubmitted(item, { sent: false, outcome: claim, message }, await existingRecord(context, item));
 	}
-	// Sent again on purpose: what an earlier run saw no longer speaks for this attempt.
-	if (!isNew) await keys.forgetOutcome(item.key);
-
+	onSend();
 	let data: IDataObject;
 	try {
 		data = await apiRequest.call(context, 'POST', item.request.endpoint, {
@@ -189,6 +252,71 @@ export async function sendItem(context: IExecuteFunctions, keys: ItemKeys, item:
 	} catch (error) {
 		return await afterFailure(context, keys, item, error);
 	}
-	await keys.markAccepted(item.key);
+	keys.accepted(item.key);
 	return item.request.present ? item.request.present(data) : data;
+}
+
+/** "0–41, 43, 45–47": item indexes as ranges. */
+function itemRanges(indexes: number[]): string {
+	const sorted = [...indexes].sort((a, b) => a - b);
+	const ranges: string[] = [];
+	for (let i = 0; i < sorted.length; i++) {
+		let j = i;
+		while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
+		ranges.push(i === j ? String(sorted[i]) : `${sorted[i]}–${sorted[j]}`);
+		i = j;
+	}
+	return ranges.join(', ');
+}
+
+/** The store could not record an item before its send: it is not sent, and nothing after it is. */
+function notRecorded(context: IExecuteFunctions, error: unknown, sent: number[]): NodeOperationError {
+	const why = error instanceof Error ? error.message : String(error);
+	const sentSoFar = sent.length === 0 ? 'No item of this run was sent.' : `Items sent by this run: ${itemRanges(sent)} (${sent.length}).`;
+	const lost =
+		error instanceof RecordsLost
+			? ' The run it repeats may have sent items this run found new: check the items after those before running them again.'
+			: '';
+	return new NodeOperationError(context.getNode(), `Not sent: n8n could not record this item before sending it (${why})`, {
+		description: `Nothing more was sent by this run. ${sentSoFar}${lost}`,
+	});
+}
+
+/**
+ * One run of a node's items through the guard: each item's key is recorded before its request
+ * leaves (in windows, ahead of the senders: claimAhead.ts), an item recorded before is output as
+ * already submitted, and `finish` writes what is left and checks that every record held.
+ */
+export function guardedRun(context: IExecuteFunctions, items: PreparedItem[], origin: string, inFlight: number) {
+	if (items.length > MAX_RUN_ITEMS) {
+		throw new NodeOperationError(context.getNode(), `Nothing was sent: ${items.length} items are more than one run of this node may send (${MAX_RUN_ITEMS})`, {
+			description: `The node remembers ${KEYS_REMEMBERED / 2} items so that no re-run sends one twice; one run may use a quarter of that. Split the items over several runs (e.g. with a Loop Over Items node).`,
+		});
+	}
+	const keys = itemKeys(context, origin === '' ? undefined : `n8n-run:${origin}`);
+	const ahead = claimAhead(keys, items, inFlight);
+	const byIndex = new Map(items.map((item) => [item.itemIndex, item]));
+	const sent: number[] = [];
+	return {
+		send: async (itemIndex: number): Promise<IDataObject> => {
+			const item = byIndex.get(itemIndex)!;
+			try {
+				let claim: Claim;
+				try {
+					claim = await ahead.claimFor(itemIndex);
+				} catch (error) {
+					throw notRecorded(context, error, sent);
+				}
+				return await sendClaimed(context, keys, item, claim, () => sent.push(itemIndex));
+			} finally {
+				ahead.finished(itemIndex);
+			}
+		},
+		/** Frees the records of items claimed but never sent, writes what is left, checks it held. */
+		finish: async () => {
+			await ahead.releaseUnsent();
+			await keys.flush();
+			await keys.settle();
+		},
+	};
 }

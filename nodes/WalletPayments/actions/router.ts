@@ -6,7 +6,9 @@ import { DEFAULT_ITEMS_PER_BATCH } from '../helpers/fields';
 import { runOrigin } from '../helpers/idempotency';
 import { settlementFields, waitForFinalStatus } from '../helpers/settlement';
 import { InvalidInput } from '../helpers/validation';
-import { isGuarded, itemKeys, prepareItem, sendItem, type GuardedOperation, type ItemKeys, type PreparedItem } from './exactlyOnce';
+import { guardedRun, isGuarded, prepareItem, type GuardedOperation, type PreparedItem } from './exactlyOnce';
+
+type GuardedRun = ReturnType<typeof guardedRun>;
 import * as beneficiary from './beneficiary';
 import * as card from './card';
 import * as collection from './collection';
@@ -138,8 +140,8 @@ interface Batching {
 	batchInterval: number;
 }
 
-/** The read operation's Batching option (the first item's: it applies to the whole run). */
-function readBatching(context: IExecuteFunctions, itemsPerBatchDefault = DEFAULT_ITEMS_PER_BATCH): Batching {
+/** The operation's Batching option (the first item's: it applies to the whole run). */
+function batchingOf(context: IExecuteFunctions, itemsPerBatchDefault = DEFAULT_ITEMS_PER_BATCH): Batching {
 	const batching = context.getNodeParameter('batching', 0, {}) as IDataObject;
 	const itemsPerBatch = Number(batching.itemsPerBatch ?? itemsPerBatchDefault);
 	const batchInterval = Number(batching.batchInterval ?? 0);
@@ -167,18 +169,18 @@ function inItemOrder(
 
 /**
  * Operations that create something at the service run in two passes: every item is built and
- * validated first (a bad row stops the run before any money moves), then the items are sent one
- * at a time, in order, each at most once, and their records checked to have held (exactlyOnce.ts).
- * Items that asked to wait for their final status then wait together (reads only, so many at once).
+ * validated first (a bad row stops the run before any money moves), then the items are sent, up
+ * to Items per Batch at once, each at most once (exactlyOnce.ts), and their records checked to
+ * have held. Items that asked to wait for their final status then wait together (reads only).
  */
 async function runGuarded(context: IExecuteFunctions, operation: GuardedOperation, indexes: number[]) {
 	const origin = runOrigin(context);
 	const prepared = await eachItem(context, indexes, async (itemIndex) => await prepareItem(context, operation, itemIndex, origin));
 	const preparedItem = (itemIndex: number) => (prepared.get(itemIndex) as { ok: true; value: PreparedItem }).value;
-	const sent = await sendInOrder(
+	const sent = await sendOnce(
 		context,
-		indexes.filter((itemIndex) => prepared.get(itemIndex)!.ok),
-		preparedItem,
+		indexes.filter((itemIndex) => prepared.get(itemIndex)!.ok).map(preparedItem),
+		origin,
 	);
 	const toWait = [...sent.entries()]
 		.filter(([itemIndex, result]) => result.ok && preparedItem(itemIndex).request.waitForFinal && typeof result.value.id === 'string' && !result.value.alreadySubmitted)
@@ -202,22 +204,30 @@ async function runGuarded(context: IExecuteFunctions, operation: GuardedOperatio
 }
 
 /**
- * Sends the items one at a time, in order; then, even when the run stops on a failed item, makes
- * sure every record of what was sent held in n8n's store (exactlyOnce.ts, step 5). A failure to
- * settle does not hide the item's own error.
+ * Sends the prepared items with the node's Batching (in flight at once, or batch after batch);
+ * then, even when the run stops on a failed item, frees what was claimed but not sent and makes
+ * sure every record of what was sent held in n8n's store. A failure to settle does not hide the
+ * item's own error.
  */
-async function sendInOrder(context: IExecuteFunctions, indexes: number[], preparedItem: (itemIndex: number) => PreparedItem) {
+async function sendOnce(context: IExecuteFunctions, items: PreparedItem[], origin: string) {
+	if (items.length === 0) return new Map<number, ItemResult<IDataObject>>();
+	const batching = batchingOf(context);
 	// Made at the first item: where n8n has no store for it, each item fails on its own.
-	let keys: ItemKeys | undefined;
-	const send = async (itemIndex: number) => await sendItem(context, (keys ??= itemKeys(context)), preparedItem(itemIndex));
+	let run: GuardedRun | undefined;
+	const send = async (itemIndex: number) => await (run ??= guardedRun(context, items, origin, batching.itemsPerBatch)).send(itemIndex);
 	let stopped = true;
 	try {
-		const sent = await eachItem(context, indexes, send);
+		const sent = await eachItemBatched(
+			context,
+			items.map((item) => item.itemIndex),
+			batching,
+			send,
+		);
 		stopped = false;
 		return sent;
 	} finally {
-		if (stopped) await keys?.settle().catch(() => undefined);
-		else await keys?.settle();
+		if (stopped) await run?.finish().catch(() => undefined);
+		else await run?.finish();
 	}
 }
 
@@ -235,7 +245,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const { execute } = found;
 	const run = async (itemIndex: number) => await execute.call(this, itemIndex);
 	const results = found.reads
-		? await eachItemBatched(this, indexes, readBatching(this, found.itemsPerBatchDefault), run)
+		? await eachItemBatched(this, indexes, batchingOf(this, found.itemsPerBatchDefault), run)
 		: await eachItem(this, indexes, run);
 	return [inItemOrder(this, indexes, results)];
 }

@@ -100,7 +100,7 @@ export function waitForFinalStatusProperties(): INodeProperties[] {
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to check each payout after sending it until it settles, fails or is reversed, and output settled, finalStatus, waitedSeconds and checks with it. The payouts are sent first, one at a time; then they wait together.',
+				'Whether to check each payout after sending it until it settles, fails or is reversed, and output settled, finalStatus, waitedSeconds and checks with it. The payouts are sent first (see Batching); then they wait together.',
 		},
 		...waitProperties({ waitForFinalStatus: [true] }),
 	];
@@ -109,34 +109,48 @@ export function waitForFinalStatusProperties(): INodeProperties[] {
 /** Requests a read operation keeps in flight at once by default (README, "Performance"). */
 export const DEFAULT_ITEMS_PER_BATCH = 10;
 
+/** Batching of an operation's items, as in n8n's HTTP Request node; the router reads it. */
+function batchingField(description: string, itemsPerBatchDescription: string): INodeProperties {
+	return {
+		displayName: 'Batching',
+		name: 'batching',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		description,
+		options: [
+			{
+				displayName: 'Batch Interval (Ms)',
+				name: 'batchInterval',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: 0,
+				description:
+					'Milliseconds to wait between batches; 0 keeps Items per Batch requests in flight at all times. Use it to stay under a rate limit.',
+			},
+			{
+				displayName: 'Items per Batch',
+				name: 'itemsPerBatch',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: DEFAULT_ITEMS_PER_BATCH,
+				description: itemsPerBatchDescription,
+			},
+		],
+	};
+}
+
+/** A read's Batching: requests at once. */
+export const readBatchingField = batchingField(
+	'How many items are requested at once. The output keeps the input order either way.',
+	'How many items are requested at the same time. 1 requests one item after another.',
+);
+
 /**
- * Batching of a read operation's items, as in n8n's HTTP Request node; the router reads it. Only
- * reads take it: operations that create something always send one item at a time, in order.
+ * Batching of an operation that creates something: requests at once. Each item is still sent at
+ * most once, its key recorded before its request leaves (actions/exactlyOnce.ts).
  */
-export const readBatchingField: INodeProperties = {
-	displayName: 'Batching',
-	name: 'batching',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	description: 'How many items are requested at once. Reads only: the output keeps the input order either way.',
-	options: [
-		{
-			displayName: 'Batch Interval (Ms)',
-			name: 'batchInterval',
-			type: 'number',
-			typeOptions: { minValue: 0 },
-			default: 0,
-			description:
-				'Milliseconds to wait between batches; 0 keeps Items per Batch requests in flight at all times. Use it to stay under a rate limit.',
-		},
-		{
-			displayName: 'Items per Batch',
-			name: 'itemsPerBatch',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: DEFAULT_ITEMS_PER_BATCH,
-			description: 'How many items are requested at the same time. 1 requests one item after another.',
-		},
-	],
-};
+export const sendBatchingField = batchingField(
+	'How many items are sent at once. Each item is still sent at most once, and the output keeps the input order either way.',
+	'How many items are sent at the same time. 1 sends one item after another, in order.',
+);

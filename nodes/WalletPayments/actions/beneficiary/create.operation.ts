@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { destinationProperties, readDestination } from '../../helpers/destination';
 import { forOperation } from '../../helpers/displayOptions';
-import { customerEmailField, duplicateProtectionField, referenceField } from '../../helpers/fields';
+import { customerEmailField, duplicateProtectionField, sendBatchingField, referenceField } from '../../helpers/fields';
 import { countryCode, currencyCode, httpUrl, optionalText, requiredEmail } from '../../helpers/validation';
 import { apiRequest } from '../../transport/request';
 import type { GuardedRequest } from '../exactlyOnce';
@@ -49,6 +49,7 @@ const properties: INodeProperties[] = [
 		],
 	},
 	duplicateProtectionField,
+	sendBatchingField,
 ];
 
 export const description = forOperation('beneficiary', 'create', properties);

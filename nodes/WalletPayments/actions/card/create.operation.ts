@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { maskCardDetails } from '../../helpers/cardMasking';
 import { forOperation } from '../../helpers/displayOptions';
-import { customerEmailField, duplicateProtectionField, referenceField } from '../../helpers/fields';
+import { customerEmailField, duplicateProtectionField, sendBatchingField, referenceField } from '../../helpers/fields';
 import { optionalText, requiredEmail } from '../../helpers/validation';
 import type { GuardedRequest } from '../exactlyOnce';
 import { cardAmount } from './common';
@@ -61,6 +61,7 @@ const properties: INodeProperties[] = [
 		],
 	},
 	duplicateProtectionField,
+	sendBatchingField,
 ];
 
 export const description = forOperation('card', 'create', properties);

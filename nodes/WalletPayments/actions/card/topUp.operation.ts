@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
-import { duplicateProtectionField, referenceField } from '../../helpers/fields';
+import { duplicateProtectionField, sendBatchingField, referenceField } from '../../helpers/fields';
 import { optionalText } from '../../helpers/validation';
 import type { GuardedRequest } from '../exactlyOnce';
 import { cardAmount, cardIdProperty, readCardId } from './common';
@@ -38,6 +38,7 @@ const properties: INodeProperties[] = [
 		],
 	},
 	duplicateProtectionField,
+	sendBatchingField,
 ];
 
 export const description = forOperation('card', 'topUp', properties);

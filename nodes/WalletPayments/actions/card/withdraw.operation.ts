@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
-import { duplicateProtectionField, referenceField } from '../../helpers/fields';
+import { duplicateProtectionField, sendBatchingField, referenceField } from '../../helpers/fields';
 import { INT32_MAX, positiveInteger } from '../../helpers/validation';
 import type { GuardedRequest } from '../exactlyOnce';
 import { cardIdProperty, readCardId } from './common';
@@ -28,6 +28,7 @@ const properties: INodeProperties[] = [
 		],
 	},
 	duplicateProtectionField,
+	sendBatchingField,
 ];
 
 export const description = forOperation('card', 'withdraw', properties);

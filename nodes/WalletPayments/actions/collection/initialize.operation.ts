@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
-import { customerEmailField, duplicateProtectionField, referenceField } from '../../helpers/fields';
+import { customerEmailField, duplicateProtectionField, sendBatchingField, referenceField } from '../../helpers/fields';
 import {
 	countryCode,
 	currencyCode,
@@ -81,6 +81,7 @@ const properties: INodeProperties[] = [
 		],
 	},
 	duplicateProtectionField,
+	sendBatchingField,
 ];
 
 export const description = forOperation('collection', 'initialize', properties);

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
-import { duplicateProtectionField, waitForFinalStatusProperties } from '../../helpers/fields';
+import { duplicateProtectionField, sendBatchingField, waitForFinalStatusProperties } from '../../helpers/fields';
 import { requiredText } from '../../helpers/validation';
 import { waitSettingsIfAsked } from '../../helpers/settlement';
 import type { GuardedRequest } from '../exactlyOnce';
@@ -17,6 +17,7 @@ const properties: INodeProperties[] = [
 			'The ID returned by Payout → Initiate (Legacy). Finalize within about 4 minutes of initiating. The answer gives amount, fees and spotPrice as text, as the service sends them.',
 	},
 	duplicateProtectionField,
+	sendBatchingField,
 	...waitForFinalStatusProperties(),
 ];
 

@@ -5,6 +5,7 @@ import { forOperation } from '../../helpers/displayOptions';
 import {
 	customerEmailField,
 	duplicateProtectionField,
+	sendBatchingField,
 	sourceWalletCurrencyField,
 	waitForFinalStatusProperties,
 } from '../../helpers/fields';
@@ -78,6 +79,7 @@ const properties: INodeProperties[] = [
 	},
 	...destinationProperties(INLINE),
 	duplicateProtectionField,
+	sendBatchingField,
 	...waitForFinalStatusProperties(),
 ];
 

@@ -4,6 +4,7 @@ import { forOperation } from '../../helpers/displayOptions';
 import {
 	customerEmailField,
 	duplicateProtectionField,
+	sendBatchingField,
 	referenceField,
 	sourceWalletCurrencyField,
 } from '../../helpers/fields';
@@ -51,6 +52,7 @@ const properties: INodeProperties[] = [
 	},
 	referenceField('Your unique reference for this payout; the service refuses a reference it has seen before'),
 	duplicateProtectionField,
+	sendBatchingField,
 ];
 
 export const description = forOperation('payout', 'initiateLegacy', properties);

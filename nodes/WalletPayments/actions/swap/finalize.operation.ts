@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
-import { duplicateProtectionField } from '../../helpers/fields';
+import { duplicateProtectionField, sendBatchingField } from '../../helpers/fields';
 import { requiredText } from '../../helpers/validation';
 import type { GuardedRequest } from '../exactlyOnce';
 
@@ -15,6 +15,7 @@ const properties: INodeProperties[] = [
 		description: 'The ID returned by Swap → Get Quote. A quote expires about 250 seconds after it was made.',
 	},
 	duplicateProtectionField,
+	sendBatchingField,
 ];
 
 export const description = forOperation('swap', 'finalize', properties);

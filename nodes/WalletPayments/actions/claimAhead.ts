@@ -1,0 +1,114 @@
+/**
+ * Records the keys of a run's items in n8n's store in windows, before the items are sent (the
+ * router keeps up to Items per Batch in flight), so that every key is recorded before its
+ * request leaves and one store call covers a whole window: the store's cost is paid per window,
+ * not per item.
+ *
+ * A store call reads and writes the node's whole row, so it takes longer as the row grows. The
+ * window is Items per Batch, or more when store calls are slow: as many items as keep the store's
+ * share below STORE_MS_PER_ITEM per item. A window is recorded when its first item is about to
+ * be sent, not earlier, so that few items are recorded and not yet sent at any moment. Items
+ * claimed but never sent (the run stopped on a failed item) are freed at the end; if n8n dies
+ * mid-run, they stay recorded, and a Retry reports them (at most one window) as already
+ * submitted with an unknown outcome (README, "Exactly once").
+ *
+ * An item whose key came earlier in the same run waits until that item is done, then is claimed
+ * on its own: it is already submitted, or sent if the earlier one was refused.
+ */
+import type { Claim, ItemKeys, PreparedItem } from './exactlyOnce';
+
+/** The store's time per item that the window size aims at, in ms. */
+export const STORE_MS_PER_ITEM = 0.5;
+/** The largest window: the most items a Retry after a crash may report with an unknown outcome. */
+export const MAX_WINDOW = 1000;
+
+export function claimAhead(keys: ItemKeys, items: PreparedItem[], inFlight: number) {
+	const positionOf = new Map(items.map((item, position) => [item.itemIndex, position]));
+	const firstOfKey = new Map<string, number>();
+	/** Positions whose key came earlier in the run, with the position of that first item. */
+	const repeatOf = new Map<number, number>();
+	items.forEach((item, position) => {
+		const first = firstOfKey.get(item.key);
+		if (first === undefined) firstOfKey.set(item.key, position);
+		else repeatOf.set(position, first);
+	});
+	const claims = new Map<number, Promise<Claim>>();
+	const done = new Map<number, () => void>();
+	const finishedAt = new Map<number, Promise<void>>();
+	const started = new Set<number>();
+	let claimedUpTo = 0;
+	let lastCallMs = 0;
+	/** Store calls one after another; the first failure fails every later claim. */
+	let calls: Promise<unknown> = Promise.resolve();
+	let failure: { error: unknown } | undefined;
+
+	const resendOf = (positions: number[]) => new Set(positions.filter((p) => items[p].allowResend).map((p) => items[p].key));
+	const claimInOrder = (positions: number[]): Promise<Map<string, Claim>> => {
+		const call = calls.then(async () => {
+			if (failure) throw failure.error;
+			const callStart = Date.now();
+			const result = await keys.claim(
+				positions.map((p) => items[p].key),
+				resendOf(positions),
+			);
+			lastCallMs = Date.now() - callStart;
+			return result;
+		});
+		calls = call.catch((error: unknown) => {
+			failure ??= { error };
+		});
+		return call;
+	};
+	const windowSize = () => Math.min(MAX_WINDOW, Math.max(inFlight, Math.ceil(lastCallMs / STORE_MS_PER_ITEM)));
+	const claimNextWindow = () => {
+		const size = windowSize();
+		const window: number[] = [];
+		while (claimedUpTo < items.length && window.length < size) {
+			if (!repeatOf.has(claimedUpTo)) window.push(claimedUpTo);
+			claimedUpTo++;
+		}
+		if (window.length === 0) return;
+		const call = claimInOrder(window);
+		for (const p of window) claims.set(p, call.then((result) => result.get(items[p].key)!));
+	};
+	/** Resolves when the item at `position` is done. */
+	const doneWith = (position: number) => {
+		let promise = finishedAt.get(position);
+		if (!promise) {
+			promise = new Promise<void>((resolve) => done.set(position, resolve));
+			finishedAt.set(position, promise);
+		}
+		return promise;
+	};
+
+	return {
+		/** Waits until the item's key is recorded; what it is (new, or sent by an earlier run). */
+		claimFor: async (itemIndex: number): Promise<Claim> => {
+			const position = positionOf.get(itemIndex)!;
+			started.add(position);
+			const first = repeatOf.get(position);
+			if (first !== undefined) {
+				await doneWith(first);
+				const result = await claimInOrder([position]);
+				return result.get(items[position].key)!;
+			}
+			while (claimedUpTo <= position) claimNextWindow();
+			return await claims.get(position)!;
+		},
+		/** The item is done (sent, refused, failed or already submitted). */
+		finished: (itemIndex: number) => {
+			const position = positionOf.get(itemIndex)!;
+			void doneWith(position);
+			done.get(position)!();
+		},
+		/** Frees the records of items claimed new but never started (the run stopped before them). */
+		releaseUnsent: async () => {
+			await calls;
+			const unsent = [...claims.keys()].filter((p) => !started.has(p));
+			for (const p of unsent) {
+				const claim = await claims.get(p)!.catch(() => undefined);
+				if (claim === 'new') keys.release(items[p].key);
+			}
+		},
+	};
+}

@@ -1,0 +1,129 @@
+/**
+ * Operations that move money send several items at once (the Batching option, 10 in flight by
+ * default), each still at most once: over real HTTP against the sandbox, with a round trip on
+ * every answer. Order and pairing of the outputs, Continue On Fail, a refused item and a timeout
+ * in the middle of a batch, and a Retry (the same trigger item: a re-run) after each, counting
+ * what the sandbox really paid per payee.
+ */
+import type { IDataObject, INodeParameters, NodeApiError } from 'n8n-workflow';
+
+import { maxInFlight } from './helpers/inFlight';
+import type { RunResult } from './helpers/runNode';
+import { useSandbox } from './helpers/sandbox';
+import { createBeneficiary } from './operations/wallet-support';
+
+const fixture = useSandbox();
+const PAYOUT_PATH = '/api/v2/wallets/payout/initialize';
+const UNKNOWN_BENEFICIARY = '0e0e0e0e-0000-4000-8000-000000000000';
+const PAYEES = 25;
+
+const PAYOUT: INodeParameters = {
+	resource: 'payout',
+	operation: 'initiate',
+	amount: '={{ $json.amount }}',
+	sourceWalletCurrency: 'USD',
+	customerEmail: 'ann@example.com',
+	description: '={{ "payee " + $json.payee }}',
+	beneficiaryMode: 'id',
+	beneficiaryId: { __rl: true, mode: 'id', value: '={{ $json.beneficiaryId }}' },
+};
+
+let beneficiaryId: string;
+beforeEach(async () => {
+	fixture.sandbox.configure({ latency: { fixedMs: 30, jitterMs: 20 }, references: 'lenient' });
+	beneficiaryId = (await createBeneficiary(fixture)).id as string;
+	fixture.sandbox.clearRequests();
+});
+afterAll(() => fixture.sandbox.configure({ latency: { fixedMs: 0 } }));
+
+/** One row per payee; `refused` payees have a beneficiary the service does not know. */
+const payees = (refused: number[] = []) =>
+	Array.from({ length: PAYEES }, (_, payee) => ({ payee, amount: 1000 + payee, beneficiaryId: refused.includes(payee) ? UNKNOWN_BENEFICIARY : beneficiaryId }));
+
+/** How many payouts the service made to each payee (by the payout's description). */
+function paidPerPayee(): number[] {
+	const paid = new Array<number>(PAYEES).fill(0);
+	for (const tx of fixture.sandbox.state.transactions) {
+		const match = tx.kind === 'payout' ? /^payee (\d+)$/.exec(String(tx.description)) : null;
+		if (match) paid[Number(match[1])]++;
+	}
+	return paid;
+}
+
+const outputs = (result: RunResult) => result.items.map((item) => item.json as IDataObject);
+const TRIGGER = { body: 'payroll 2026-11' };
+
+test('25 payouts: 10 in flight, the outputs in input order and paired, each payee paid once; a Retry sends nothing', async () => {
+	const rows = payees();
+	const result = await fixture.run(PAYOUT, { items: rows, trigger: TRIGGER });
+	expect(result.error).toBeUndefined();
+	expect(maxInFlight(fixture.apiRequests())).toBe(10);
+	expect(outputs(result).map((json) => json.description)).toEqual(rows.map((row) => `payee ${row.payee}`));
+	expect(result.items.map((item) => item.pairedItem)).toEqual(rows.map((_, item) => ({ item })));
+	expect(paidPerPayee()).toEqual(rows.map(() => 1));
+
+	fixture.sandbox.clearRequests();
+	const retry = await fixture.run(PAYOUT, { items: rows, trigger: TRIGGER });
+	expect(fixture.apiRequests()).toHaveLength(0);
+	expect(outputs(retry).map((json) => [json.alreadySubmitted, json.outcome])).toEqual(rows.map(() => [true, 'accepted']));
+	expect(paidPerPayee()).toEqual(rows.map(() => 1));
+});
+
+test('Continue On Fail, a refused payee in the middle: its error item in its place, the others paid; a Retry sends only it again', async () => {
+	const rows = payees([12]);
+	const result = await fixture.run(PAYOUT, { items: rows, trigger: TRIGGER, continueOnFail: true });
+	expect(result.error).toBeUndefined();
+	expect(outputs(result).map((json) => (json.error === undefined ? json.description : `error ${String(json.httpCode)}`))).toEqual(
+		rows.map((row) => (row.payee === 12 ? 'error 404' : `payee ${row.payee}`)),
+	);
+	expect(result.items.map((item) => item.pairedItem)).toEqual(rows.map((_, item) => ({ item })));
+
+	fixture.sandbox.clearRequests();
+	const retry = await fixture.run(PAYOUT, { items: rows, trigger: TRIGGER, continueOnFail: true });
+	// Only the refused payee is asked again (its record was freed), and refused again.
+	expect(fixture.apiRequests().map((r) => (r.body as IDataObject).amount)).toEqual([1012]);
+	expect(outputs(retry).map((json) => json.alreadySubmitted ?? json.httpCode)).toEqual(rows.map((row) => (row.payee === 12 ? '404' : true)));
+	expect(paidPerPayee()).toEqual(rows.map((row) => (row.payee === 12 ? 0 : 1)));
+});
+
+test('without Continue On Fail, a refused payee stops the run: what was in flight finishes, nothing new starts, and a Retry pays the rest once', async () => {
+	// Every answer takes 30 ms: payee 3's refusal is known before a third round of sends could start.
+	fixture.sandbox.configure({ latency: { fixedMs: 30, jitterMs: 0 } });
+	const rows = payees([3]);
+	const result = await fixture.run(PAYOUT, { items: rows, trigger: TRIGGER });
+	expect((result.error as NodeApiError).httpCode).toBe('404');
+	const firstRun = paidPerPayee();
+	expect(firstRun.slice(0, 3)).toEqual([1, 1, 1]);
+	expect(firstRun.slice(20)).toEqual([0, 0, 0, 0, 0]);
+
+	// The user fixes payee 3 and retries until the run passes: payees claimed ahead but never
+	// sent were freed (sent now, not "unknown"), and nobody is paid twice.
+	const fixed = payees();
+	for (let attempt = 0; attempt < 3; attempt++) {
+		const retry = await fixture.run(PAYOUT, { items: fixed.map((row) => ({ ...row })), trigger: TRIGGER });
+		if (retry.error === undefined) {
+			const marked = outputs(retry).map((json) => (json.alreadySubmitted ? json.outcome : 'sent'));
+			expect(marked).toEqual(firstRun.map((paid) => (paid === 0 ? 'sent' : 'accepted')));
+			break;
+		}
+	}
+	expect(paidPerPayee()).toEqual(rows.map(() => 1));
+});
+
+test('a timeout in the middle of a batch: that payee is kept as unknown and never resent; the rest are paid once', async () => {
+	fixture.sandbox.injectFailure({ method: 'POST', path: PAYOUT_PATH, status: 0, action: 'hang', skip: 4 });
+	const rows = payees();
+	const result = await fixture.run(PAYOUT, { items: rows, trigger: TRIGGER, continueOnFail: true, credentials: { timeout: 1 } });
+	expect(result.error).toBeUndefined();
+	const failed = outputs(result).flatMap((json, payee) => (json.error === undefined ? [] : [payee]));
+	expect(failed).toHaveLength(1);
+	expect(outputs(result)[failed[0]].description).toMatch(/will not be sent again by a re-run of this node/);
+	expect(result.items.map((item) => item.pairedItem)).toEqual(rows.map((_, item) => ({ item })));
+
+	fixture.sandbox.clearRequests();
+	const retry = await fixture.run(PAYOUT, { items: rows, trigger: TRIGGER, continueOnFail: true, credentials: { timeout: 1 } });
+	expect(fixture.apiRequests()).toHaveLength(0);
+	expect(outputs(retry).map((json) => json.outcome)).toEqual(rows.map((_, payee) => (payee === failed[0] ? 'unknown' : 'accepted')));
+	// The hung request never reached the service's books: that payee is the one to check.
+	expect(paidPerPayee()).toEqual(rows.map((_, payee) => (payee === failed[0] ? 0 : 1)));
+});
