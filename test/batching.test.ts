@@ -143,7 +143,7 @@ test('operations that create something send up to Items per Batch at once, the o
 	const beneficiaries: IDataObject[] = [];
 	for (let i = 0; i < 6; i++) beneficiaries.push(await createBeneficiary(fixture, { customerEmail: `p${i}@example.com` }));
 	fixture.sandbox.clearRequests();
-	const payout = (batching: IDataObject) => ({
+	const payout = (batching: INodeParameters): INodeParameters => ({
 		resource: 'payout',
 		operation: 'initiate',
 		amount: '={{ $json.amount }}',

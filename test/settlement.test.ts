@@ -4,6 +4,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { maxInFlight } from './helpers/inFlight';
 import { useSandbox } from './helpers/sandbox';
 import { createBeneficiary, initiatePayout } from './operations/wallet-support';
 
@@ -114,7 +115,7 @@ test('Final Statuses and the times are checked before anything is read', async (
 	expect(fixture.apiRequests()).toHaveLength(0);
 });
 
-test('Payout → Initiate with Wait for Final Status: sent one at a time, then waited together; one node for the whole run', async () => {
+test('Payout → Initiate with Wait for Final Status: all sent first, then waited together; one node for the whole run', async () => {
 	const beneficiaries: IDataObject[] = [];
 	for (let i = 0; i < 4; i++) beneficiaries.push(await createBeneficiary(fixture, { customerEmail: `p${i}@example.com` }));
 	fixture.sandbox.configure({
@@ -149,4 +150,35 @@ test('Payout → Initiate with Wait for Final Status: sent one at a time, then w
 	// All four payouts were sent before the first check.
 	expect(requests.slice(0, 4).map((r) => r.method)).toEqual(['POST', 'POST', 'POST', 'POST']);
 	expect(requests.slice(4).every((r) => r.method === 'GET')).toBe(true);
+});
+
+test('Payout → Initiate, 40 payouts waiting at once: their status checks stay within Items per Batch in flight', async () => {
+	const beneficiary = await createBeneficiary(fixture);
+	fixture.sandbox.configure({ settlement: { delayMs: 300 }, latency: { fixedMs: 20, jitterMs: 0 } });
+	fixture.sandbox.clearRequests();
+	const result = await fixture.run(
+		{
+			resource: 'payout',
+			operation: 'initiate',
+			amount: '={{ $json.amount }}',
+			sourceWalletCurrency: 'USD',
+			customerEmail: 'ann@example.com',
+			description: 'Payroll',
+			beneficiaryMode: 'id',
+			beneficiaryId: { __rl: true, mode: 'id', value: beneficiary.id as string },
+			waitForFinalStatus: true,
+			maxWaitSeconds: 10,
+			waitOptions: FAST,
+			batching: { itemsPerBatch: 4 },
+		},
+		{ items: Array.from({ length: 40 }, (_, i) => ({ amount: 100 + i })) },
+	);
+	fixture.sandbox.configure({ latency: { fixedMs: 0 } });
+	expect(result.error).toBeUndefined();
+	expect(result.items.every((item) => item.json.settled === true)).toBe(true);
+	const checks = fixture.apiRequests().filter((r) => r.method === 'GET');
+	expect(maxInFlight(checks)).toBe(4);
+	expect(maxInFlight(fixture.apiRequests().filter((r) => r.method === 'POST'))).toBe(4);
+	// All 40 wait at once: far less than 40 one-by-one waits of at least 0.3 s each.
+	expect(checks.length / 40).toBeLessThan(4);
 });

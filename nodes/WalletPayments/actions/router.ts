@@ -4,6 +4,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { DEFAULT_ITEMS_PER_BATCH } from '../helpers/fields';
 
 import { runOrigin } from '../helpers/idempotency';
+import { limiter } from '../helpers/limiter';
 import { settlementFields, waitForFinalStatus } from '../helpers/settlement';
 import { InvalidInput } from '../helpers/validation';
 import { guardedRun, isGuarded, prepareItem, type GuardedOperation, type PreparedItem } from './exactlyOnce';
@@ -171,7 +172,8 @@ function inItemOrder(
  * Operations that create something at the service run in two passes: every item is built and
  * validated first (a bad row stops the run before any money moves), then the items are sent, up
  * to Items per Batch at once, each at most once (exactlyOnce.ts), and their records checked to
- * have held. Items that asked to wait for their final status then wait together (reads only).
+ * have held. Items that asked to wait for their final status then all wait together, their
+ * status checks within the same Batching bound on requests in flight.
  */
 async function runGuarded(context: IExecuteFunctions, operation: GuardedOperation, indexes: number[]) {
 	const origin = runOrigin(context);
@@ -185,10 +187,12 @@ async function runGuarded(context: IExecuteFunctions, operation: GuardedOperatio
 	const toWait = [...sent.entries()]
 		.filter(([itemIndex, result]) => result.ok && preparedItem(itemIndex).request.waitForFinal && typeof result.value.id === 'string' && !result.value.alreadySubmitted)
 		.map(([itemIndex]) => itemIndex);
-	const waited = await eachItemBatched(context, toWait, { itemsPerBatch: WAITING_AT_ONCE, batchInterval: 0 }, async (itemIndex) => {
+	// Every sent payout waits at once; their status checks share the Batching bound on requests.
+	const checks = limiter(toWait.length > 0 ? batchingOf(context).itemsPerBatch : 1);
+	const waited = await eachItemBatched(context, toWait, { itemsPerBatch: Math.max(1, toWait.length), batchInterval: 0 }, async (itemIndex) => {
 		const json = (sent.get(itemIndex) as { ok: true; value: IDataObject }).value;
 		try {
-			const settlement = await waitForFinalStatus(context, json.id as string, preparedItem(itemIndex).request.waitForFinal!);
+			const settlement = await waitForFinalStatus(context, json.id as string, preparedItem(itemIndex).request.waitForFinal!, checks);
 			return { ...json, ...settlementFields(settlement) };
 		} catch (error) {
 			// The payout was sent: a failed check does not make it a failed item.
@@ -230,9 +234,6 @@ async function sendOnce(context: IExecuteFunctions, items: PreparedItem[], origi
 		else await run?.finish();
 	}
 }
-
-/** How many sent items wait for their final status at the same time (each check is one read). */
-const WAITING_AT_ONCE = 100;
 
 /** Runs the chosen operation for every input item; the outputs keep the items' order. */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import type { Limiter } from './limiter';
+
 import { apiRequest } from '../transport/request';
 import { InvalidInput, numberInRange, optionalText } from './validation';
 
@@ -101,12 +103,14 @@ export function waitSettingsIfAsked(context: IExecuteFunctions, itemIndex: numbe
 /**
  * Reads the transaction until its status is final or the wait runs out: the first check after
  * `firstCheckSeconds`, each later wait twice the one before up to `longestIntervalSeconds`, and
- * a last check when the wait runs out. Waits with n8n-workflow's own sleep.
+ * a last check when the wait runs out. Waits with n8n-workflow's own sleep; each check goes
+ * through `limit` (the run's bound on requests in flight).
  */
 export async function waitForFinalStatus(
 	context: IExecuteFunctions,
 	transactionId: string,
 	settings: WaitSettings,
+	limit: Limiter = async (task) => await task(),
 ): Promise<Settlement> {
 	const started = Date.now();
 	const elapsed = () => (Date.now() - started) / 1000;
@@ -115,7 +119,7 @@ export async function waitForFinalStatus(
 	for (;;) {
 		const remaining = settings.maxWaitSeconds - elapsed();
 		await sleep(Math.max(0, Math.min(interval, remaining)) * 1000);
-		const transaction = await apiRequest.call(context, 'GET', `/api/v2/transactions/${encodeURIComponent(transactionId)}`);
+		const transaction = await limit(async () => await apiRequest.call(context, 'GET', `/api/v2/transactions/${encodeURIComponent(transactionId)}`));
 		checks++;
 		const status = String(transaction.status ?? '').toLowerCase();
 		const settled = settings.finalStatuses.includes(status);
