@@ -87,16 +87,17 @@ test('Continue On Fail, a refused payee in the middle: its error item in its pla
 });
 
 test('without Continue On Fail, a refused payee stops the run: what was in flight finishes, nothing new starts, and a Retry pays the rest once', async () => {
-	// Every answer takes 30 ms: payee 3's refusal is known before a third round of sends could start.
-	fixture.sandbox.configure({ latency: { fixedMs: 30, jitterMs: 0 } });
-	const rows = payees([3]);
+	// Every answer takes 100 ms: payee 1's refusal is known long before a third round of sends
+	// (payees 20 and later) could start.
+	fixture.sandbox.configure({ latency: { fixedMs: 100, jitterMs: 0 } });
+	const rows = payees([1]);
 	const result = await fixture.run(PAYOUT, { items: rows, trigger: TRIGGER });
 	expect((result.error as NodeApiError).httpCode).toBe('404');
 	const firstRun = paidPerPayee();
-	expect(firstRun.slice(0, 3)).toEqual([1, 1, 1]);
+	expect(firstRun.slice(0, 2)).toEqual([1, 0]);
 	expect(firstRun.slice(20)).toEqual([0, 0, 0, 0, 0]);
 
-	// The user fixes payee 3 and retries until the run passes: payees claimed ahead but never
+	// The user fixes payee 1 and retries until the run passes: payees claimed ahead but never
 	// sent were freed (sent now, not "unknown"), and nobody is paid twice.
 	const fixed = payees();
 	for (let attempt = 0; attempt < 3; attempt++) {

@@ -109,8 +109,9 @@ export function processedStore(context: IExecuteFunctions, maxEntries: number): 
 	const settleMs = () => Math.max(SETTLE_MS, SETTLE_CALLS * longestCall);
 	const recordAndCheck = async (values: string[], checkAll = false) => {
 		const now = Date.now();
+		const wait = settleMs();
 		const asked = new Set(values);
-		const due = [...unsettled].filter(([value, at]) => (checkAll || now - at >= settleMs()) && !asked.has(value)).map(([value]) => value);
+		const due = [...unsettled].filter(([value, at]) => (checkAll || now - at >= wait) && !asked.has(value)).map(([value]) => value);
 		const sent = [...values, ...due];
 		if (sent.length === 0) return [];
 		const found = new Set(
@@ -121,7 +122,7 @@ export function processedStore(context: IExecuteFunctions, maxEntries: number): 
 		// One not found has just been written (again); one found long enough after its write held.
 		for (const value of sent) {
 			if (!found.has(value)) unsettled.set(value, writtenAt);
-			else if (unsettled.has(value) && now - unsettled.get(value)! >= settleMs()) unsettled.delete(value);
+			else if (unsettled.has(value) && now - unsettled.get(value)! >= wait) unsettled.delete(value);
 		}
 		return values.filter((value) => found.has(value));
 	};

@@ -32,9 +32,11 @@ class InMemoryDeduplicator implements IDataDeduplicator {
 		if (options.mode !== 'entries') throw new Error('Only mode "entries" is kept in memory');
 		const key = rowKey(scope, contextData);
 		const row = rows.get(key) ?? [];
+		// As n8n does: the row as read, as a set (a value twice in one call is new twice).
+		const before = new Set(row);
 		const output: IDeduplicationOutput = { new: [], processed: [] };
 		for (const item of items) {
-			if (row.includes(String(item))) output.processed.push(item);
+			if (before.has(String(item))) output.processed.push(item);
 			else {
 				output.new.push(item);
 				row.push(String(item));
