@@ -9,9 +9,11 @@
  * 2. Before the request is sent the key is recorded in n8n's own de-duplication store (the
  *    database behind the Remove Duplicates node, scoped to this node), so the record outlives the
  *    execution: Retry On Fail, Retry execution, editor re-runs and duplicate events all see it.
+ *    Keys are recorded a window of items at a time (claimAhead.ts), several items in flight.
  * 3. A key that is already recorded is not sent again: the item is output as already submitted.
- * 4. The record is removed only when the service clearly refused (4xx); after a timeout, a 5xx or
- *    an unreadable answer it stays, because the money may have moved.
+ * 4. The record is removed only when the service clearly refused (4xx), or when the item was
+ *    claimed but never sent (the run stopped first); after a timeout, a 5xx or an unreadable
+ *    answer it stays, because the money may have moved.
  * 5. Before the run ends, every record it made is checked to have held in the store (in queue
  *    mode another worker's store call can write over it) and written again where it did not.
  */

@@ -8,8 +8,6 @@ import { limiter } from '../helpers/limiter';
 import { settlementFields, waitForFinalStatus } from '../helpers/settlement';
 import { InvalidInput } from '../helpers/validation';
 import { guardedRun, isGuarded, prepareItem, type GuardedOperation, type PreparedItem } from './exactlyOnce';
-
-type GuardedRun = ReturnType<typeof guardedRun>;
 import * as beneficiary from './beneficiary';
 import * as card from './card';
 import * as collection from './collection';
@@ -26,6 +24,8 @@ type Operation = {
 	/** Items per Batch when the user sets none (DEFAULT_ITEMS_PER_BATCH otherwise). */
 	itemsPerBatchDefault?: number;
 };
+
+type GuardedRun = ReturnType<typeof guardedRun>;
 
 const resources: Record<string, Record<string, unknown>> = {
 	beneficiary,
