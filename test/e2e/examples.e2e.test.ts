@@ -33,6 +33,7 @@ import { loadExamples, type Example } from './support/examples';
 import {
 	CREDENTIAL_ID,
 	CREDENTIAL_NAME,
+	N8n,
 	nodeItems,
 	nodeOutput,
 	WALLET_NODE_TYPE,
@@ -55,6 +56,8 @@ const EVENTS = 'WalletExPayEvent';
 /** A copy of the events example (its own exactly-once keys), run with a service that settles at once. */
 const EVENTS_FAST = 'WalletExPayEvFst';
 const EVENTS_MANUAL = 'When clicking ‘Execute workflow’';
+/** A copy of the settlement example (its own exactly-once keys), run against a service that never settles. */
+const SETTLED_NEVER = 'WalletExSetNever';
 /** The sandbox fails payouts to this account (the demo does too). */
 const CLOSED_ACCOUNT = '254799000005';
 
@@ -639,6 +642,71 @@ describeE2E('example workflows in n8n', () => {
 				expectSummary(summary, payees, paid);
 			} finally {
 				sandbox.configure({ settlement: { delayMs: null } });
+			}
+		});
+	});
+
+	/**
+	 * A payout run with settlement against a service that never settles, in an n8n with no task
+	 * runner to be had. About 40 s: its own n8n (a copied user folder, two imports, one `n8n
+	 * execute`) and a 5 s Max Wait. Last in the file, once the `n8n start` above has stopped (one n8n
+	 * at a time), and its payouts, left initiated, are not counted by the tests above.
+	 *
+	 * A user ran this example against a service that never settled, with Max Wait at 300 s; the
+	 * summary, then a Code node, failed under `n8n execute` with "Task request timed out … Your Code
+	 * node task was not matched to a runner". In n8n 2.41.1 the internal JavaScript task runner does
+	 * not stop when idle and is started again whenever it exits, so a long wait alone does not do
+	 * that (a 300 s wait ends with the summary under `n8n execute` and `n8n start`, Code node or not);
+	 * a runner that is not there does. This n8n has none: runners in external mode, none connecting,
+	 * a task request given up after 5 s (the former Code node fails here with exactly that error).
+	 * The summary is an Edit Fields (Set) node whose expression n8n evaluates itself, so the run ends
+	 * with it, every payee listed as not final in time.
+	 */
+	(process.env.WALLET_QUEUE_MODE ? describe.skip : describe)('a payout run with settlement, when nothing settles and no task runner is available', () => {
+		it('still ends with one summary listing every payee as "not final in time" (`n8n execute`)', async () => {
+			const { sandbox } = stack!;
+			const source = example(SETTLED).workflow;
+			const payees = payeesOf(example(SETTLED));
+			const copy = JSON.parse(JSON.stringify(source)) as WorkflowJson;
+			copy.id = SETTLED_NEVER;
+			copy.name = `${source.name} (copy: the service never settles)`;
+			const pay = copy.nodes.find((n) => n.name === 'Pay and Wait');
+			if (!pay) throw new Error('The settlement example has no "Pay and Wait" node');
+			(pay.parameters as Record<string, unknown>).maxWaitSeconds = 5;
+
+			sandbox.configure({ settlement: { delayMs: null } });
+			const n8n = await N8n.create({
+				env: { N8N_RUNNERS_MODE: 'external', N8N_RUNNERS_AUTH_TOKEN: randomUUID(), N8N_RUNNERS_TASK_REQUEST_TIMEOUT: '5' },
+			});
+			try {
+				await n8n.importWalletCredential({ apiKey: sandbox.apiKey, baseUrl: sandbox.url, webhookSecret: 'whsec_sandbox' });
+				await n8n.importWorkflows([copy]);
+				const result = await n8n.executeOk(copy.id);
+
+				const paid = nodeOutput(result, 'Pay and Wait');
+				expect(paid.map((p) => [p.settled, p.finalStatus, p.status])).toEqual(payees.map(() => [false, null, 'initiated']));
+				const summaries = nodeOutput(result, 'Summary');
+				expect(summaries).toHaveLength(1);
+				expect(summaries[0]).toEqual({
+					payees: payees.length,
+					byStatus: { 'not final in time': payees.length },
+					paidByCurrency: {},
+					attention: payees.map((payee, i) => ({
+						payee: payee.name,
+						amount: payee.amount,
+						currency: 'KES',
+						payoutId: paid[i].id,
+						outcome: 'not final in time',
+						reason: null,
+					})),
+					text: [
+						`Payout run: ${payees.length} payees.`,
+						`not final in time: ${payees.length}`,
+						...payees.map((payee) => `Needs attention: ${payee.name} (KES ${payee.amount}): not final in time`),
+					].join('\n'),
+				});
+			} finally {
+				await n8n.dispose();
 			}
 		});
 	});
