@@ -9,6 +9,7 @@ import type { IDataObject, INodeParameters, NodeApiError } from 'n8n-workflow';
 
 import { maxInFlight } from './helpers/inFlight';
 import type { RunResult } from './helpers/runNode';
+import { afterRecordCall, dropOldest } from './helpers/deduplication';
 import { useSandbox } from './helpers/sandbox';
 import { createBeneficiary } from './operations/wallet-support';
 
@@ -127,4 +128,35 @@ test('a timeout in the middle of a batch: that payee is kept as unknown and neve
 	expect(outputs(retry).map((json) => json.outcome)).toEqual(rows.map((_, payee) => (payee === failed[0] ? 'unknown' : 'accepted')));
 	// The hung request never reached the service's books: that payee is the one to check.
 	expect(paidPerPayee()).toEqual(rows.map((_, payee) => (payee === failed[0] ? 0 : 1)));
+});
+
+test('the store drops its oldest records while a run sends: the run writes its own again and sends nothing more; the items left say which were sent', async () => {
+	fixture.sandbox.configure({ latency: { fixedMs: 0 } });
+	const rows = payees();
+	// After the run's second store call (its second window of 10), the store loses its 5 oldest
+	// records (the run's mark and 4 keys), as n8n's limit would once other runs filled it.
+	afterRecordCall(2, () => dropOldest('test-workflow', 'wallet-node', 5));
+	const result = await fixture.run(PAYOUT, { items: rows, trigger: TRIGGER, continueOnFail: true });
+	expect(result.error).toBeUndefined();
+	const out = outputs(result);
+	// A window is Items per Batch (10), more only when a store call is slow: the loss is seen by
+	// the third window's call (its items are not sent), or, if the second window took every item
+	// left, by the last call, when nothing more was to be sent.
+	const sent = out.findIndex((json) => json.error !== undefined);
+	const sentCount = sent === -1 ? PAYEES : sent;
+	expect(sentCount).toBeGreaterThanOrEqual(20);
+	expect(paidPerPayee()).toEqual(rows.map((_, payee) => (payee < sentCount ? 1 : 0)));
+	for (const json of out.slice(sentCount)) {
+		expect(json.error).toMatch(/^Not sent: n8n could not record this item before sending it/);
+		expect(json.description).toBe(
+			`Nothing more was sent by this run. Items sent by this run: 0–${sentCount - 1} (${sentCount}). The run it repeats may have sent items this run found new: check the items after those before running them again.`,
+		);
+	}
+
+	// Every record of what was sent was written again: a Retry sends none of it again.
+	fixture.sandbox.clearRequests();
+	const retry = await fixture.run(PAYOUT, { items: rows, trigger: TRIGGER, continueOnFail: true });
+	expect(fixture.apiRequests()).toHaveLength(0);
+	expect(outputs(retry).map((json) => json.outcome)).toEqual(rows.map((_, payee) => (payee < sentCount ? 'accepted' : 'unknown')));
+	expect(paidPerPayee()).toEqual(rows.map((_, payee) => (payee < sentCount ? 1 : 0)));
 });

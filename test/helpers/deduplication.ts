@@ -44,6 +44,11 @@ class InMemoryDeduplicator implements IDataDeduplicator {
 		}
 		if (options.maxEntries) row.splice(0, Math.max(0, row.length - options.maxEntries));
 		rows.set(key, row);
+		if (afterCall && ++calls === afterCall.call) {
+			const { then } = afterCall;
+			afterCall = undefined;
+			then();
+		}
 		return output;
 	}
 
@@ -77,9 +82,24 @@ export function useInMemoryDeduplication(): void {
 /** Forgets every recorded key: each test starts as a fresh n8n would. */
 export function clearProcessedData(): void {
 	rows.clear();
+	afterCall = undefined;
 }
 
 /** The recorded values of one node of one workflow (for assertions). */
 export function processedValues(workflowId: string, nodeId: string): string[] {
 	return [...(rows.get(`${workflowId}|n:${nodeId}`) ?? [])];
+}
+
+/** Drops the oldest `count` values of one node's row, as n8n does beyond `maxEntries`. */
+export function dropOldest(workflowId: string, nodeId: string, count: number): void {
+	rows.get(`${workflowId}|n:${nodeId}`)?.splice(0, count);
+}
+
+let afterCall: { call: number; then: () => void } | undefined;
+let calls = 0;
+
+/** Runs `then` right after the `call`-th record call from now (once). */
+export function afterRecordCall(call: number, then: () => void): void {
+	calls = 0;
+	afterCall = { call, then };
 }

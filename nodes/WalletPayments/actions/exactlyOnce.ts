@@ -91,27 +91,38 @@ export class RecordsLost extends Error {}
  * one write of the node's row, whatever their number), and carries what happened to the items
  * sent since the last call: accepted ones get their marker, refused ones lose their record.
  *
- * `runMark` (made from what started the run) is recorded with the first keys and looked for in
- * every later call: it is older than every record of every run of the same data, so while it is
- * there, none of them was dropped by the store's limit; once found, it must stay.
+ * `runMark` (made from what started the run) is recorded before the first keys and looked for
+ * in every later call: it is older than every record of every run of the same data, so while it
+ * is there, none of them was dropped by the store's limit. Once found, it must stay: if it is
+ * gone, the run writes every record it made or found again, and a claim fails (RecordsLost).
  */
 export function itemKeys(context: IExecuteFunctions, runMark?: string) {
 	const store = processedStore(context, KEYS_REMEMBERED);
 	const toMarkAccepted = new Set<string>();
 	const toForget = new Set<string>();
+	/** Every record this run made or found (keys and markers), less those it removed. */
+	const kept = new Set<string>();
 	let markHeld = false;
 	const forgetNow = async () => {
 		if (toForget.size === 0) return;
 		const values = [...toForget];
 		toForget.clear();
+		for (const value of values) kept.delete(value);
 		await store.remove(values);
 	};
 	const recordWith = async (keys: string[]) => {
 		const marks = [...toMarkAccepted];
 		toMarkAccepted.clear();
-		const found = new Set(await store.record([...keys, ...(runMark ? [runMark] : []), ...marks]));
+		// The mark first: in the first call of a run, it goes into the row before the keys.
+		const found = new Set(await store.record([...(runMark ? [runMark] : []), ...keys, ...marks]));
+		for (const value of [...keys, ...marks]) kept.add(value);
 		if (runMark !== undefined) {
-			if (markHeld && !found.has(runMark)) throw new RecordsLost('n8n’s de-duplication store dropped this node’s oldest records while this run was being sent');
+			if (markHeld && !found.has(runMark)) {
+				// Older records of this data are gone: this run's own, and those it found, are written
+				// again; what it has not reached yet cannot be known, so it sends nothing more.
+				await store.record([...kept]);
+				if (keys.length > 0) throw new RecordsLost('n8n’s de-duplication store dropped this node’s oldest records while this run was being sent');
+			}
 			markHeld ||= found.has(runMark);
 		}
 		return found;
@@ -130,6 +141,7 @@ export function itemKeys(context: IExecuteFunctions, runMark?: string) {
 				const asked = again.filter((key) => !resend.has(key)).map(acceptedMarker);
 				if (asked.length > 0) {
 					const accepted = new Set(await store.record(asked));
+					for (const marker of asked) kept.add(marker);
 					for (const key of again) if (accepted.has(acceptedMarker(key))) claims.set(key, 'accepted');
 					// Asking recorded the markers that were not there: they were not seen accepted.
 					for (const marker of asked) if (!accepted.has(marker)) toForget.add(marker);
