@@ -14,13 +14,29 @@
  *   default concurrency; Items per Batch 1, 5, 10, 20, 50 at 0 and 100 ms (the default's case).
  * - Return All of 1,000 and 10,000 beneficiaries (100 a page) at 0 and 100 ms against a raw page
  *   loop (and, at 0 ms, n8n's own transport doing the same loop), with request counts.
- * - 100 payouts at 100 ms, sent one after another, in order (the node never batches them).
+ * - 100 payouts at 100 ms, sent one after another (Items per Batch 1), in order.
  * - Connection cost: 200 sequential Gets over HTTP and over HTTPS (this node, the HTTP Request
  *   node, a raw client kept-alive and with a new connection per request, n8n's own transport with
  *   the node's request options and with `agentOptions: { keepAlive: true }`), and 30 over HTTPS
  *   through a link with a 20 ms round trip (bench/link.ts), with the connections each opened.
  * - Peak memory of Return All of 10,000 (one run), and the package: tarball size, runtime
  *   dependencies, cold `require` time of the node module.
+ * - Payroll (results.json's `payroll` key): Payout → Initiate by saved beneficiary ID, the amount
+ *   from each item, Duplicate Protection at its default, after a Code node making the N items, in
+ *   a workflow with a fresh ID per run (the node's store starts empty), one `n8n execute` per run
+ *   (so its peak memory is the run's). At 0 ms per answer N = 2,000, 15,000 and 50,000: this node
+ *   at its default Batching against n8n's HTTP Request node POSTing the same bodies with the same
+ *   credential and Batching → Items per Batch 10 (no interval: it then bounds nothing, the
+ *   service's records say how many were in flight), ms per payout and peak RSS of `n8n execute`.
+ *   At 100 ms, N = 2,000: this node at its default and one at a time (Items per Batch 1), the HTTP
+ *   Request node as above and paced (10 per batch every 100 ms: about 10 in flight). Fewer runs
+ *   than the rest, to keep the part short: 3 runs for 2,000 (at 0 and 100 ms), 1 for 15,000 and
+ *   50,000 and for one at a time at 100 ms (about 4 minutes alone); even so the part takes about
+ *   27 minutes on this 2-core machine (measured with other processes keeping half of it busy),
+ *   11 of them the two runs of 50,000. Every run is checked
+ *   in the sandbox's own records (exactly N payouts, one per row, each with its row's amount, N
+ *   requests; any other count stops the bench) and in n8n's database (one successful execution
+ *   saved with its data, whose size is reported).
  *
  * Node times are n8n's own `executionTime` of the node. A workflow runs several measured nodes
  * one after another (one branch each, after unmeasured warm-up nodes on 20 items; the raw clients
@@ -32,13 +48,18 @@
  * leave the CPUs mostly idle (bench/quiet.ts), and reports how busy they were.
  *
  * Environment: BENCH_RUNS (default 5, at least 5), BENCH_TRIAL=1 (one run of everything, to try
- * the harness: not medians), BENCH_SKIP_N8N=1 (package and raw figures only), BENCH_QUIET
+ * the harness: not medians), BENCH_SKIP_N8N=1 (package and raw figures only), BENCH_ONLY=payroll
+ * (the payroll part alone, about 27 minutes: results.json's other keys are kept as they are),
+ * BENCH_SKIP_PAYROLL=1 (everything but the payroll part; results.json keeps the last payroll
+ * figures), BENCH_PAYROLL_N (the payroll sizes at 0 ms, default 2000,15000,50000) and
+ * BENCH_PAYROLL_SLOW_N (its size at 100 ms, default 2000), BENCH_QUIET
  * (busy share of the CPUs to wait below, default 0.25) and BENCH_QUIET_WAIT (longest wait, s,
  * default 120), BENCH_PROFILE=<folder> (a V8 CPU profile of every n8n process), and the e2e
  * install's N8N_E2E_* variables. The HTTPS rows need `openssl`; n8n and the raw clients trust
  * the certificate through NODE_EXTRA_CA_CERTS (no certificate check is turned off).
  */
 import { spawn, spawnSync, type ChildProcess } from 'child_process';
+import * as crypto from 'crypto';
 import * as fs from 'fs';
 import http from 'http';
 import https from 'https';
@@ -46,6 +67,7 @@ import * as os from 'os';
 import * as path from 'path';
 
 import { selfSignedCertificate, startSandbox, type RecordedRequest, type Sandbox, type SandboxOptions, type SelfSignedCertificate } from '../test/sandbox';
+import type { PayoutRecord } from '../test/sandbox/state';
 import { startLink, type Link } from './link';
 import { waitForQuiet } from './quiet';
 
@@ -67,6 +89,10 @@ const LINK_ONE_WAY_MS = 10;
 const LINK_GETS = 30;
 const RESULTS_FILE = path.join(ROOT, 'bench', 'results.json');
 const STARTED = Date.now();
+/** BENCH_ONLY=payroll: the payroll part alone, merged into the existing results.json. */
+const ONLY = process.env.BENCH_ONLY?.trim() || undefined;
+const SKIP_PAYROLL = process.env.BENCH_SKIP_PAYROLL === '1';
+const isPayroll = (figure: { section: string }) => figure.section.startsWith('Payroll');
 
 // ---------------------------------------------------------------- figures
 
@@ -212,7 +238,7 @@ function defaultItemsPerBatch(): number {
 
 // ---------------------------------------------------------------- sandboxes
 
-type EndpointKey = 'fast' | 'fast1k' | 'slow' | 'slow1k' | 'jitter' | 'pay' | 'settle' | 'tls' | 'link';
+type EndpointKey = 'fast' | 'fast1k' | 'slow' | 'slow1k' | 'jitter' | 'pay' | 'settle' | 'tls' | 'link' | 'payFast' | 'paySlow';
 
 /** A sandbox as the node reaches it: its URL (the link's for `link`) and the credential for it. */
 interface Endpoint {
@@ -646,7 +672,9 @@ async function n8nFigures(e2e: E2E, endpoints: Partial<Record<EndpointKey, Endpo
 		});
 		const payouts: Measured = {
 			key: 'payouts.pay',
-			node: wallet('Payouts at 100 ms', pay!, 'payout', 'initiate', payoutParameters(pay!)),
+			// One after another (Items per Batch 1), as before the Batching option: the payroll part
+			// measures the default.
+			node: wallet('Payouts at 100 ms', pay!, 'payout', 'initiate', { ...payoutParameters(pay!), batching: { itemsPerBatch: 1 } }),
 			endpoint: pay!,
 			items: PAYOUTS,
 			match: (r) => r.path === '/api/v2/wallets/payout/initialize',
@@ -661,7 +689,7 @@ async function n8nFigures(e2e: E2E, endpoints: Partial<Record<EndpointKey, Endpo
 				if (stats.maxInFlight !== 1) throw new Error(`payouts overlapped: ${stats.maxInFlight} in flight`);
 			},
 		};
-		// The whole payout run of the README: sent one by one, then every payout waited to its final
+		// The whole payout run of the README: sent (default Batching), then every payout waited to its final
 		// status with the node's own "Wait for Final Status" (its defaults: first check after 5 s,
 		// then twice as long each time).
 		const transactionRead = (r: RecordedRequest) => r.method === 'GET' && r.path.startsWith('/api/v2/transactions/');
@@ -758,6 +786,416 @@ async function n8nFigures(e2e: E2E, endpoints: Partial<Record<EndpointKey, Endpo
 	} finally {
 		await n8n.dispose();
 	}
+}
+
+// ---------------------------------------------------------------- payroll
+
+/** Payroll sizes at 0 ms per answer, with the runs each (fewer for the big ones: time). */
+const PAYROLL_SIZES: number[] = (process.env.BENCH_PAYROLL_N ?? '2000,15000,50000')
+	.split(',')
+	.map((n) => Number(n.trim()))
+	.filter((n) => Number.isInteger(n) && n > 0);
+const payrollRuns = (n: number): number => (TRIAL ? 1 : n <= 2_000 ? 3 : 1);
+/** The payroll at 100 ms per answer. */
+const PAYROLL_SLOW_N = Number(process.env.BENCH_PAYROLL_SLOW_N ?? 2_000) || 2_000;
+const PAYROLL_SLOW_RUNS = TRIAL ? 1 : 3;
+/** One at a time at 100 ms takes N × (100 ms + n8n's time): one run (its spread is a few per cent). */
+const PAYROLL_SLOW_SEQUENTIAL_RUNS = 1;
+/** The HTTP Request node's Batching → Items per Batch (the node's default in flight). */
+const PAYROLL_HTTP_BATCH = 10;
+const PAYROLL_ENDPOINT = '/api/v2/wallets/payout/initialize';
+/** An `n8n execute` of 50,000 items runs for minutes: the CLI's own limit, not the e2e one (3 min). */
+const PAYROLL_EXECUTE_TIMEOUT_MS = 60 * 60_000;
+/** n8n's EXECUTIONS_DATA_MAX_DISPLAY_SIZE default: larger execution data is not shown in the editor. */
+const N8N_MAX_DISPLAY_MB = 100;
+
+type PayrollKind = 'node' | 'node1' | 'http' | 'httpPaced';
+
+interface PayrollVariant {
+	/** measurements key, e.g. fast.node.2000 */
+	key: string;
+	kind: PayrollKind;
+	n: number;
+	runs: number;
+	endpoint: Endpoint;
+	label: string;
+}
+
+interface PayrollRun {
+	/** n8n's executionTime of the measured node, ms. */
+	ms: number;
+	/** The whole `n8n execute`, start-up included, ms. */
+	wallMs: number;
+	/** Peak RSS of `n8n execute` (n8n's main process), KB. */
+	maxRssKb?: number;
+	/** The execution as n8n saved it in its database: status and size of its data, bytes. */
+	saved: { status: string; dataBytes: number };
+	stats: ServiceStats;
+}
+
+/** Run under n8n's Node from n8n's folder (argv: database file, workflow ID): its saved executions. */
+const SAVED_EXECUTIONS_SCRIPT = `
+const sqlite3 = require('sqlite3');
+const [database, workflowId] = process.argv.slice(1);
+const db = new sqlite3.Database(database, sqlite3.OPEN_READONLY);
+db.all(
+	'SELECT e.status AS status, length(CAST(d.data AS BLOB)) AS dataBytes FROM execution_entity e LEFT JOIN execution_data d ON d.executionId = e.id WHERE e.workflowId = ?',
+	[workflowId],
+	(error, rows) => {
+		if (error) throw error;
+		process.stdout.write(JSON.stringify(rows));
+		db.close();
+	},
+);
+`;
+
+/** n8n's saved executions of a workflow (n8n is not running: \`n8n execute\` has exited). */
+function savedExecutions(install: { nodeBin: string; n8nHost: string; n8nModules: string }, dataDir: string, workflowId: string): Array<{ status: string; dataBytes: number | null }> {
+	const result = spawnSync(install.nodeBin, ['-e', SAVED_EXECUTIONS_SCRIPT, path.join(dataDir, 'database.sqlite'), workflowId], {
+		cwd: install.n8nHost,
+		encoding: 'utf8',
+		env: { ...process.env, NODE_OPTIONS: '', NODE_PATH: install.n8nModules },
+		timeout: 120_000,
+	});
+	if (result.status !== 0) throw new Error(`Reading n8n's saved executions failed:\n${result.stderr}`);
+	return JSON.parse(result.stdout) as Array<{ status: string; dataBytes: number | null }>;
+}
+
+/** The amount of payroll row `row` (1-based), minor units: 1.00 to 9.99 USD. */
+const payrollAmount = (row: number) => 100 + ((row - 1) % 900);
+
+/**
+ * The payroll part: Manual Trigger → a Code node making N payees ({ row, amount }) → the measured
+ * node paying each one, in its own workflow with a fresh ID per run (the node's store in n8n
+ * starts empty, as for a new payroll workflow), one `n8n execute` per run, so that its peak memory
+ * is the run's. Every run is checked in the sandbox's own records: exactly N payouts, one per row,
+ * each with the row's amount, and N requests.
+ */
+async function payrollFigures(e2e: E2E, workDir: string, defaultBatch: number): Promise<Record<string, unknown>> {
+	const started = Date.now();
+	const closers: Array<() => Promise<void>> = [];
+	const makeEndpoint = async (key: 'payFast' | 'paySlow', id: string, label: string, options: SandboxOptions): Promise<Endpoint> => {
+		const sandbox = await startSandbox(options);
+		closers.push(() => sandbox.close());
+		const endpoint: Endpoint = { key, label, sandbox, url: sandbox.url, credential: { id, name: `Bench payroll ${label}` } };
+		endpoint.beneficiaryId = (await api(endpoint, 'POST', '/api/v2/beneficiaries', {
+			country: 'KE',
+			currency: 'KES',
+			customerEmail: 'payee@example.com',
+			destination: { type: 'MOBILEMONEY', network: 'MPESA', accountName: 'Bench Payee', accountNumber: '254712345678' },
+		})).id as string;
+		sandbox.clearRequests();
+		return endpoint;
+	};
+	try {
+		const fast = await makeEndpoint('payFast', 'BenchPayroll0ms1', 'at 0 ms', {});
+		const slow = await makeEndpoint('paySlow', 'BenchPayroll100m', `at ${SLOW_MS} ms`, { latency: { fixedMs: SLOW_MS } });
+		const variants: PayrollVariant[] = [];
+		for (const n of PAYROLL_SIZES) {
+			const label = n.toLocaleString('en');
+			variants.push({ key: `fast.node.${n}`, kind: 'node', n, runs: payrollRuns(n), endpoint: fast, label: `${label} at 0 ms: this node, default batching` });
+			variants.push({ key: `fast.http.${n}`, kind: 'http', n, runs: payrollRuns(n), endpoint: fast, label: `${label} at 0 ms: HTTP Request node, ${PAYROLL_HTTP_BATCH} per batch` });
+		}
+		const slowLabel = `${PAYROLL_SLOW_N.toLocaleString('en')} at ${SLOW_MS} ms`;
+		variants.push({ key: 'slow.node', kind: 'node', n: PAYROLL_SLOW_N, runs: PAYROLL_SLOW_RUNS, endpoint: slow, label: `${slowLabel}: this node, default batching` });
+		variants.push({ key: 'slow.node1', kind: 'node1', n: PAYROLL_SLOW_N, runs: PAYROLL_SLOW_SEQUENTIAL_RUNS, endpoint: slow, label: `${slowLabel}: this node, Items per Batch 1` });
+		variants.push({ key: 'slow.http', kind: 'http', n: PAYROLL_SLOW_N, runs: PAYROLL_SLOW_RUNS, endpoint: slow, label: `${slowLabel}: HTTP Request node, ${PAYROLL_HTTP_BATCH} per batch` });
+		variants.push({ key: 'slow.httpPaced', kind: 'httpPaced', n: PAYROLL_SLOW_N, runs: PAYROLL_SLOW_RUNS, endpoint: slow, label: `${slowLabel}: HTTP Request node, ${PAYROLL_HTTP_BATCH} per batch every ${SLOW_MS} ms` });
+
+		const installed = await e2e.install.ensureInstalled();
+		// What is measured is this tarball: the commit is the one it was packed at (dist may be rebuilt later).
+		const packedAt = gitState();
+		const tarball = e2e.n8n.packPackage(path.join(workDir, 'pack-payroll'));
+		const rssDir = path.join(workDir, 'maxrss-payroll');
+		fs.mkdirSync(rssDir, { recursive: true });
+		const n8n = await e2e.n8n.N8n.create({
+			parentDir: workDir,
+			tarball,
+			env: {
+				NODE_OPTIONS: [
+					`--require ${path.join(ROOT, 'bench', 'maxrss.js')}`,
+					...(process.env.BENCH_PROFILE ? [`--cpu-prof --cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}`] : []),
+				].join(' '),
+				BENCH_MAXRSS_DIR: rssDir,
+			},
+		});
+		const runs: Record<string, PayrollRun[]> = {};
+		try {
+			await n8n.importCredentials(
+				[fast, slow].map((e) => ({ id: e.credential.id, name: e.credential.name, type: e2e.n8n.CREDENTIAL_TYPE, data: { apiKey: e.sandbox.apiKey, baseUrl: e.url, webhookSecret: '' } })),
+			);
+			const { node, walletNode, manualTrigger, chain } = e2e.workflow;
+			const payees = (n: number) =>
+				node('Payees', 'n8n-nodes-base.code', 2, {
+					jsCode: `return Array.from({ length: ${n} }, (_, i) => ({ json: { row: i + 1, amount: 100 + (i % 900) } }));`,
+				});
+			const measuredNode = (v: PayrollVariant): WorkflowNode => {
+				const e = v.endpoint;
+				if (v.kind === 'node' || v.kind === 'node1') {
+					return walletNode(
+						'Pay',
+						'payout',
+						'initiate',
+						{
+							sourceWalletCurrency: 'USD',
+							amountUnit: 'minor',
+							amount: '={{ $json.amount }}',
+							customerEmail: 'payee@example.com',
+							description: '={{ "Payroll row " + $json.row }}',
+							beneficiaryMode: 'id',
+							beneficiaryId: { __rl: true, mode: 'id', value: e.beneficiaryId },
+							// Duplicate Protection at its default; Batching at its default, or one at a time.
+							...(v.kind === 'node1' ? { batching: { itemsPerBatch: 1 } } : {}),
+						},
+						{ credentialId: e.credential.id, credentialName: e.credential.name },
+					);
+				}
+				return node(
+					'Pay',
+					'n8n-nodes-base.httpRequest',
+					4.5,
+					{
+						method: 'POST',
+						url: `${e.url}${PAYROLL_ENDPOINT}`,
+						authentication: 'predefinedCredentialType',
+						nodeCredentialType: 'walletPaymentsApi',
+						sendBody: true,
+						contentType: 'json',
+						specifyBody: 'json',
+						// The JSON body as a user types it in the editor: the item's fields in {{ }}.
+						jsonBody: `={ "amount": {{ $json.amount }}, "sourceWalletCurrency": "USD", "customerEmail": "payee@example.com", "description": "Payroll row {{ $json.row }}", "beneficiaryId": ${JSON.stringify(e.beneficiaryId)} }`,
+						options: { batching: { batch: { batchSize: PAYROLL_HTTP_BATCH, batchInterval: v.kind === 'httpPaced' ? SLOW_MS : 0 } } },
+					},
+					{ credentials: { walletPaymentsApi: e.credential } },
+				);
+			};
+			// One workflow per run, each with a fresh ID (16 letters and digits), imported at once.
+			const planned: Array<{ v: PayrollVariant; run: number; workflow: WorkflowJson }> = [];
+			const maxRuns = Math.max(...variants.map((v) => v.runs));
+			for (let run = 0; run < maxRuns; run++) {
+				for (const v of variants) {
+					if (run >= v.runs) continue;
+					const id = `pr${crypto.randomBytes(7).toString('hex')}`;
+					const trigger = manualTrigger();
+					planned.push({ v, run, workflow: chain(id, `Bench payroll: ${v.label}, run ${run + 1}`, [trigger, payees(v.n), measuredNode(v)]) });
+				}
+			}
+			await n8n.importWorkflows(planned.map((p) => p.workflow));
+			log(`payroll: ${planned.length} executions (${variants.map((v) => `${v.key} × ${v.runs}`).join(', ')})`);
+
+			for (const { v, run, workflow } of planned) {
+				const e = v.endpoint;
+				const what = `payroll ${v.key} run ${run + 1}/${v.runs}`;
+				await quiet(what);
+				log(what);
+				for (const file of fs.readdirSync(rssDir)) fs.rmSync(path.join(rssDir, file));
+				e.sandbox.clearRequests();
+				e.sandbox.state.transactions.length = 0;
+				e.sandbox.controls.setWalletBalance('USD', 1e12);
+				const began = Date.now();
+				const cli = await n8n.cli(['execute', `--id=${workflow.id}`, '--rawOutput'], { timeoutMs: PAYROLL_EXECUTE_TIMEOUT_MS });
+				const wallMs = Date.now() - began;
+				let result: import('../test/e2e/support/n8n').ExecutionResult;
+				try {
+					result = e2e.n8n.extractExecutionJson(cli.stdout);
+				} catch (error) {
+					throw new Error(`${what}: ${(error as Error).message}\n(exit ${cli.code ?? cli.signal}; stderr:)\n${cli.stderr.slice(-4000)}`);
+				}
+				if (result.status !== 'success') {
+					throw new Error(`${what}: the execution ended "${result.status}": ${JSON.stringify(result.data.resultData.error ?? null).slice(0, 2000)}`);
+				}
+				const nodeRun = result.data.resultData.runData.Pay?.[0] as (import('../test/e2e/support/n8n').NodeRun & { executionTime: number }) | undefined;
+				if (!nodeRun) throw new Error(`${what}: the Pay node did not run`);
+				const items = e2e.n8n.nodeItems(result, 'Pay') as OutputItem[];
+				if (items.length !== v.n) throw new Error(`${what}: ${items.length} output items, expected ${v.n}`);
+				items.forEach((item, index) => {
+					const json = item.json as { id?: unknown; error?: unknown; alreadySubmitted?: unknown; status?: unknown; data?: { id?: unknown } };
+					const paid = v.kind === 'node' || v.kind === 'node1' ? typeof json.id === 'string' && json.alreadySubmitted === undefined && json.error === undefined : json.status === true && typeof json.data?.id === 'string';
+					if (!paid) throw new Error(`${what}: item ${index} was not paid: ${JSON.stringify(json).slice(0, 300)}`);
+					if ((v.kind === 'node' || v.kind === 'node1') && (item.pairedItem as { item?: number } | undefined)?.item !== index) throw new Error(`${what}: output ${index} is not paired with input ${index}`);
+				});
+				// The sandbox's own records: exactly N payouts, one per row, each with its row's amount.
+				const payouts = e.sandbox.state.transactions.filter((tx): tx is PayoutRecord => tx.kind === 'payout');
+				if (payouts.length !== v.n) throw new Error(`${what}: the sandbox made ${payouts.length} payouts, expected exactly ${v.n}`);
+				const rows = new Map<number, number>();
+				for (const tx of payouts) {
+					const row = Number(/^Payroll row (\d+)$/.exec(tx.description)?.[1]);
+					if (!(row >= 1 && row <= v.n)) throw new Error(`${what}: a payout the run did not ask for: ${JSON.stringify(tx.description)}`);
+					if (rows.has(row)) throw new Error(`${what}: row ${row} paid twice`);
+					if (tx.centAmount !== payrollAmount(row)) throw new Error(`${what}: row ${row} paid ${tx.centAmount}, expected ${payrollAmount(row)}`);
+					if (tx.beneficiaryId !== e.beneficiaryId) throw new Error(`${what}: row ${row} paid to ${tx.beneficiaryId}`);
+					rows.set(row, tx.centAmount);
+				}
+				// What n8n saved of the run (executions are saved at n8n's defaults: all, with their data).
+				const saved = savedExecutions(n8n.install, n8n.dataDir, workflow.id);
+				if (saved.length !== 1 || saved[0].status !== 'success' || !saved[0].dataBytes) throw new Error(`${what}: n8n saved ${JSON.stringify(saved)}, expected one successful execution with its data`);
+				const requests = e.sandbox.requests.filter((r) => r.method === 'POST' && r.path === PAYROLL_ENDPOINT);
+				if (requests.length !== v.n) throw new Error(`${what}: the sandbox saw ${requests.length} payout requests, expected ${v.n}`);
+				const stats = serviceStats(requests);
+				if ((v.kind === 'node' && stats.maxInFlight > defaultBatch) || (v.kind === 'node1' && stats.maxInFlight !== 1)) {
+					throw new Error(`${what}: ${stats.maxInFlight} payouts in flight at once`);
+				}
+				const rss = fs
+					.readdirSync(rssDir)
+					.map((file) => JSON.parse(fs.readFileSync(path.join(rssDir, file), 'utf8')) as { argv: string[]; maxRssKb: number })
+					.find((entry) => entry.argv.includes('execute') && entry.argv[0] === n8n.install.n8nBin);
+				(runs[v.key] ??= []).push({ ms: nodeRun.executionTime, wallMs, maxRssKb: rss?.maxRssKb, saved: { status: saved[0].status, dataBytes: saved[0].dataBytes! }, stats });
+				log(
+					`  ${(wallMs / 1000).toFixed(1)} s: Pay ${nodeRun.executionTime} ms (${round(nodeRun.executionTime / v.n, 2)} ms per payout), ${v.n} paid, at most ${stats.maxInFlight} in flight, peak RSS ${rss ? Math.round(rss.maxRssKb / 1024) : '?'} MB, saved ${round(saved[0].dataBytes! / 1024 ** 2, 1)} MB of execution data`,
+				);
+				e.sandbox.clearRequests();
+				e.sandbox.state.transactions.length = 0;
+			}
+		} finally {
+			await n8n.dispose();
+		}
+		return payrollReport(variants, runs, defaultBatch, installed.nodeBin, e2e.install.N8N_VERSION, packedAt, (Date.now() - started) / 1000);
+	} finally {
+		for (const close of closers) await close();
+	}
+}
+
+/** How busy other processes kept the CPUs before these measurements. */
+function loadSummary(list: typeof conditions): Record<string, unknown> {
+	const busy = list.map((c) => c.busy).filter((b): b is number => b !== undefined);
+	return {
+		note: `share of the CPUs other processes kept busy just before each measurement (the bench waited for ≤ ${QUIET}, at most ${QUIET_WAIT} s)`,
+		median: busy.length ? round(median(busy)) : null,
+		max: busy.length ? round(Math.max(...busy)) : null,
+		waitedSeconds: list.reduce((sum, c) => sum + c.waitedSeconds, 0),
+		overThreshold: list.filter((c) => c.busy !== undefined && c.busy > QUIET).length,
+	};
+}
+
+/** The payroll figures (printed with the others) and the `payroll` key of results.json. */
+function payrollReport(
+	variants: PayrollVariant[],
+	runs: Record<string, PayrollRun[]>,
+	defaultBatch: number,
+	nodeBin: string,
+	n8nVersion: string,
+	packedAt: ReturnType<typeof gitState>,
+	seconds: number,
+): Record<string, unknown> {
+	const measured: Record<string, unknown> = {};
+	const mb = (kb: number | undefined) => (kb === undefined ? undefined : round(kb / 1024, 0));
+	for (const v of variants) {
+		const r = runs[v.key];
+		if (!r?.length) continue;
+		const m = (pick: (s: ServiceStats) => number) => round(median(r.map((x) => pick(x.stats))), 0);
+		const rss = r.map((x) => x.maxRssKb).filter((x): x is number => x !== undefined);
+		measured[v.key] = {
+			label: v.label,
+			n: v.n,
+			ms: round(medianOf(r), 0),
+			msPerPayout: round(medianOf(r) / v.n, 2),
+			runs: r.map((x) => x.ms),
+			wallMs: round(median(r.map((x) => x.wallMs)), 0),
+			maxRssMb: rss.length ? mb(median(rss)) : null,
+			maxRssMbRuns: rss.map((x) => mb(x)),
+			savedExecutionMb: round(median(r.map((x) => x.saved.dataBytes)) / 1024 ** 2, 1),
+			paid: v.n,
+			requests: m((s) => s.requests),
+			connections: m((s) => s.connections),
+			maxInFlight: m((s) => s.maxInFlight),
+			serviceMs: m((s) => s.serviceMs),
+		};
+	}
+	const get = (key: string) => measured[key] as { ms: number; msPerPayout: number; maxRssMb: number | null; maxInFlight: number; runs: number[]; n: number } | undefined;
+	const runsNote = (key: string) => {
+		const x = get(key);
+		return x ? `${x.runs.length} run${x.runs.length === 1 ? '' : 's'}${x.runs.length > 1 ? ` (${x.runs.map((ms) => round(ms / x.n, 2)).join(', ')} ms per payout)` : ''}; at most ${x.maxInFlight} in flight` : '';
+	};
+	const fastSection = 'Payroll at 0 ms per answer: Payout → Initiate, n8n’s executionTime of the node / N';
+	for (const n of PAYROLL_SIZES) {
+		const label = n.toLocaleString('en');
+		const nodeKey = `fast.node.${n}`;
+		const httpKey = `fast.http.${n}`;
+		record({ section: fastSection, name: `${label}: this node, default batching (${defaultBatch} in flight)`, value: get(nodeKey)?.msPerPayout ?? null, unit: 'ms per payout', runs: get(nodeKey)?.runs, note: runsNote(nodeKey) });
+		record({ section: fastSection, name: `${label}: HTTP Request node, Items per Batch ${PAYROLL_HTTP_BATCH}`, value: get(httpKey)?.msPerPayout ?? null, unit: 'ms per payout', runs: get(httpKey)?.runs, note: runsNote(httpKey) });
+		for (const [key, who] of [
+			[nodeKey, 'this node'],
+			[httpKey, 'HTTP Request node'],
+		] as const) {
+			const x = measured[key] as { maxRssMb: number | null; maxRssMbRuns: number[]; savedExecutionMb: number } | undefined;
+			const tooBig = x && x.savedExecutionMb > N8N_MAX_DISPLAY_MB ? `, more than n8n shows (EXECUTIONS_DATA_MAX_DISPLAY_SIZE, ${N8N_MAX_DISPLAY_MB} MB)` : '';
+			record({
+				section: fastSection,
+				name: `${label}: peak memory of n8n, ${who}`,
+				value: x?.maxRssMb ?? null,
+				unit: 'MB',
+				note: x ? `peak RSS of \`n8n execute\` (runs: ${x.maxRssMbRuns.join(', ')} MB); n8n saved ${x.savedExecutionMb} MB of execution data${tooBig}` : '',
+			});
+		}
+	}
+	const slowSection = `Payroll at ${SLOW_MS} ms per answer: ${PAYROLL_SLOW_N.toLocaleString('en')} payouts`;
+	for (const [key, name] of [
+		['slow.node', `This node, default batching (${defaultBatch} in flight)`],
+		['slow.node1', 'This node, one at a time (Items per Batch 1)'],
+		['slow.http', `HTTP Request node, Items per Batch ${PAYROLL_HTTP_BATCH} (no interval)`],
+		['slow.httpPaced', `HTTP Request node, Items per Batch ${PAYROLL_HTTP_BATCH}, Batch Interval ${SLOW_MS} ms`],
+	] as const) {
+		const x = get(key);
+		record({ section: slowSection, name, value: x ? round(x.ms / 1000, 1) : null, unit: 's', runs: x?.runs, note: x ? `${x.msPerPayout} ms per payout; ${runsNote(key)}` : '' });
+	}
+	const targets = 'Payroll targets';
+	const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? null : round(a / b, 2));
+	const httpSlow = get('slow.http');
+	const httpPaced = get('slow.httpPaced');
+	record({
+		section: targets,
+		name: `${SLOW_MS} ms: this node (${defaultBatch} in flight) / HTTP Request node, Items per Batch ${PAYROLL_HTTP_BATCH}`,
+		value: ratio(get('slow.node')?.ms, httpSlow?.ms),
+		unit: '×',
+		target: { max: 1.2, text: '≤ 1.2×' },
+		note: httpSlow ? `the HTTP Request node's Items per Batch without an interval bounds nothing: ${httpSlow.maxInFlight} in flight` : '',
+	});
+	record({
+		section: targets,
+		name: `${SLOW_MS} ms: this node / HTTP Request node, ${PAYROLL_HTTP_BATCH} per batch every ${SLOW_MS} ms`,
+		value: ratio(get('slow.node')?.ms, httpPaced?.ms),
+		unit: '×',
+		target: { max: 1.2, text: '≤ 1.2×' },
+		note: httpPaced ? `paced to about ${PAYROLL_HTTP_BATCH} in flight (at most ${httpPaced.maxInFlight})` : '',
+	});
+	const small = Math.min(...PAYROLL_SIZES);
+	const big = Math.max(...PAYROLL_SIZES);
+	if (big !== small) {
+		record({
+			section: targets,
+			name: `0 ms: this node, ms per payout at ${big.toLocaleString('en')} / at ${small.toLocaleString('en')}`,
+			value: ratio(get(`fast.node.${big}`)?.msPerPayout, get(`fast.node.${small}`)?.msPerPayout),
+			unit: '×',
+			target: { max: 1.5, text: '≤ 1.5×' },
+		});
+	}
+	for (const n of PAYROLL_SIZES) {
+		record({
+			section: targets,
+			name: `0 ms, ${n.toLocaleString('en')}: this node / HTTP Request node`,
+			value: ratio(get(`fast.node.${n}`)?.ms, get(`fast.http.${n}`)?.ms),
+			unit: '×',
+			target: { max: 1.5, text: '≤ 1.5×' },
+		});
+	}
+	return {
+		environment: {
+			date: new Date().toISOString(),
+			...packedAt,
+			n8n: n8nVersion,
+			node: `Node ${spawnSync(nodeBin, ['--version'], { encoding: 'utf8' }).stdout.trim()} (n8n’s)`,
+			defaultItemsPerBatch: defaultBatch,
+			httpRequestBatching: { batchSize: PAYROLL_HTTP_BATCH, batchInterval: 0, pacedBatchIntervalMs: SLOW_MS },
+			latencyMs: { fast: 0, slow: SLOW_MS },
+			runs: Object.fromEntries(variants.map((v) => [v.key, v.runs])),
+			...(TRIAL ? { trial: true } : {}),
+			seconds: round(seconds, 0),
+		},
+		figures: figures.filter(isPayroll),
+		method:
+			'Manual Trigger → Code node (N items { row, amount }) → the measured node "Pay", a workflow with a fresh ID per run (the node’s store starts empty), one `n8n execute` per run; Pay is Payout → Initiate by saved beneficiary ID (one beneficiary), amount in minor units from the item, Duplicate Protection at its default, or the HTTP Request node POSTing the same body with the same credential. Time: n8n’s executionTime of Pay; memory: peak RSS of the `n8n execute` process. Every run checked in the sandbox: exactly N payouts, one per row, with the row’s amount. No warm-up (N ≥ 2,000). Medians of fewer runs than the rest of the bench (see runs) to keep the part short.',
+		measurements: measured,
+	};
 }
 
 // ---------------------------------------------------------------- report
@@ -944,10 +1382,40 @@ function gitState(): { commit?: string; uncommittedNodeChanges?: boolean } {
 	return { commit: head.stdout.trim(), uncommittedNodeChanges: dirty.status === 0 ? dirty.stdout.trim() !== '' : undefined };
 }
 
+/** The results.json there is (the sections a partial run keeps), or nothing. */
+function previousResults(): Record<string, unknown> {
+	try {
+		return JSON.parse(fs.readFileSync(RESULTS_FILE, 'utf8')) as Record<string, unknown>;
+	} catch {
+		return {};
+	}
+}
+
+/** BENCH_ONLY=payroll: the payroll part alone; the other sections of results.json are kept. */
+async function payrollOnly(): Promise<void> {
+	if (!e2eAvailable()) throw new Error('The payroll part needs the e2e install (scripts/n8n-install.js, test/e2e/support)');
+	const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wallet-bench-'));
+	process.env.WALLET_E2E_RUN_DIR ??= workDir;
+	let payroll: Record<string, unknown>;
+	try {
+		payroll = await payrollFigures(await loadE2E(), workDir, defaultItemsPerBatch());
+	} finally {
+		fs.rmSync(workDir, { recursive: true, force: true });
+	}
+	payroll.conditions = conditions;
+	(payroll.environment as Record<string, unknown>).otherLoad = loadSummary(conditions);
+	printTable();
+	const results = { ...previousResults(), payroll };
+	fs.writeFileSync(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
+	process.stdout.write(`\nWritten to ${path.relative(process.cwd(), RESULTS_FILE)}: the payroll key (the other keys kept) (${round((Date.now() - STARTED) / 1000, 0)} s)\n`);
+}
+
 async function main(): Promise<void> {
 	if (!fs.existsSync(path.join(ROOT, 'dist', 'nodes', 'WalletPayments', 'WalletPayments.node.js'))) {
 		throw new Error('dist/ is missing: `npm run bench` builds it first (npm run build)');
 	}
+	if (ONLY !== undefined && ONLY !== 'payroll') throw new Error(`BENCH_ONLY=${ONLY}: the only part that runs alone is payroll`);
+	if (ONLY === 'payroll') return await payrollOnly();
 	const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wallet-bench-'));
 	process.env.WALLET_E2E_RUN_DIR ??= workDir;
 	const defaultBatch = defaultItemsPerBatch();
@@ -973,6 +1441,7 @@ async function main(): Promise<void> {
 	const closers: Array<() => Promise<void>> = [];
 	let measured: Record<string, unknown> = {};
 	let memory: Record<string, unknown> | undefined;
+	let payroll: Record<string, unknown> | undefined;
 	let link: Link | undefined;
 	try {
 		const endpoints: Partial<Record<EndpointKey, Endpoint>> = {};
@@ -1032,6 +1501,13 @@ async function main(): Promise<void> {
 		coldRequire(nodeBin, nodeLabel);
 		reportFigures(n8n, defaultBatch, idle, link);
 		measured = measurements(n8n);
+		if (n8n && SKIP_PAYROLL) notes.push('BENCH_SKIP_PAYROLL=1: the payroll figures were not measured (results.json keeps the last ones).');
+		else if (n8n) {
+			const before = conditions.length;
+			payroll = await payrollFigures(await loadE2E(), workDir, defaultBatch);
+			payroll.conditions = conditions.slice(before);
+			(payroll.environment as Record<string, unknown>).otherLoad = loadSummary(conditions.slice(before));
+		}
 		if (n8n) {
 			memory = {
 				returnAll10kKb: n8n.rss['memory.all'],
@@ -1052,7 +1528,9 @@ async function main(): Promise<void> {
 	};
 	environment.benchSeconds = round((Date.now() - STARTED) / 1000, 0);
 	printTable();
-	fs.writeFileSync(RESULTS_FILE, `${JSON.stringify({ environment, figures, notes, measurements: measured, memory, conditions }, null, 2)}\n`);
+	payroll ??= previousResults().payroll as Record<string, unknown> | undefined;
+	const rest = figures.filter((f) => !isPayroll(f));
+	fs.writeFileSync(RESULTS_FILE, `${JSON.stringify({ environment, figures: rest, notes, measurements: measured, memory, conditions, ...(payroll ? { payroll } : {}) }, null, 2)}\n`);
 	process.stdout.write(`\nWritten to ${path.relative(process.cwd(), RESULTS_FILE)} (${environment.benchSeconds} s)\n`);
 }
 

@@ -2,14 +2,18 @@
  * The README's "Performance" tables, in Markdown, from bench/results.json (what `npm run bench`
  * wrote last):
  *
- *   node bench/tables.js [results.json]
+ *   node bench/tables.js [results.json] [--payroll]
+ *
+ * --payroll: only the Payroll tables (results.json's `payroll` key, from BENCH_ONLY=payroll).
  */
 'use strict';
 
 const fs = require('fs');
 const path = require('path');
 
-const file = process.argv[2] ?? path.join(__dirname, 'results.json');
+const args = process.argv.slice(2);
+const payrollOnly = args.includes('--payroll');
+const file = args.find((arg) => !arg.startsWith('--')) ?? path.join(__dirname, 'results.json');
 const results = JSON.parse(fs.readFileSync(file, 'utf8'));
 const m = results.measurements ?? {};
 const env = results.environment ?? {};
@@ -23,6 +27,79 @@ const table = (header, rows) =>
 	[`| ${header.join(' | ')} |`, `|${header.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
 const figure = (section, name) => results.figures.find((f) => f.section.startsWith(section) && f.name.startsWith(name));
 const out = [];
+
+/** The Payroll tables, from results.json's `payroll` key. */
+function payrollTables(payroll) {
+	const lines = [];
+	const p = payroll.measurements ?? {};
+	const penv = payroll.environment ?? {};
+	const inFlight = penv.defaultItemsPerBatch ?? batch;
+	const httpBatch = penv.httpRequestBatching?.batchSize ?? 10;
+	const slowMs = penv.latencyMs?.slow ?? 100;
+	const sizes = Object.keys(p)
+		.map((key) => /^fast\.node\.(\d+)$/.exec(key)?.[1])
+		.filter(Boolean)
+		.map(Number)
+		.sort((a, b) => a - b);
+	const per = (key) => number(p[key]?.msPerPayout, 2);
+	const mb = (key) => (p[key]?.maxRssMb == null ? '–' : `${number(p[key].maxRssMb)} MB`);
+	const runs = (key) => number(p[key]?.runs?.length);
+	const over = (a, b) => (p[a] && p[b] ? `${number(p[a].ms / p[b].ms, 2)}×` : '–');
+	lines.push(
+		`**Payroll**: Payout → Initiate to a saved beneficiary (by ID), the amount from each item, Duplicate Protection at its default, N items from a Code node; a new workflow per run (the node's store starts empty). Time: n8n's \`executionTime\` of the node, median of the runs; memory: peak RSS of \`n8n execute\`. Every run checked in the sandbox: exactly N payouts, one per item, each with its amount.\n`,
+	);
+	lines.push('At 0 ms per answer, ms per payout:\n');
+	lines.push(
+		table(
+			['', ...sizes.map((n) => number(n))],
+			[
+				[`This node, default Batching (${inFlight} in flight)`, ...sizes.map((n) => per(`fast.node.${n}`))],
+				[`HTTP Request node, Batching: Items per Batch ${httpBatch}`, ...sizes.map((n) => per(`fast.http.${n}`))],
+				['This node / HTTP Request node', ...sizes.map((n) => over(`fast.node.${n}`, `fast.http.${n}`))],
+				['Peak memory of n8n: this node', ...sizes.map((n) => mb(`fast.node.${n}`))],
+				['Peak memory of n8n: HTTP Request node', ...sizes.map((n) => mb(`fast.http.${n}`))],
+				['Runs', ...sizes.map((n) => runs(`fast.node.${n}`))],
+			],
+		),
+	);
+	const slowN = p['slow.node']?.n ?? p['slow.node1']?.n;
+	if (slowN) {
+		lines.push(`\nAt ${slowMs} ms per answer, ${number(slowN)} payouts:\n`);
+		const row = (label, key) => [label, p[key] ? `${number(p[key].ms / 1000, 1)} s` : '–', p[key] ? `${per(key)} ms` : '–', number(p[key]?.maxInFlight), runs(key)];
+		lines.push(
+			table(
+				['', 'Total', 'Per payout', 'At most in flight', 'Runs'],
+				[
+					row(`This node, default Batching (${inFlight} in flight)`, 'slow.node'),
+					row('This node, one at a time (Items per Batch 1)', 'slow.node1'),
+					row(`HTTP Request node, Items per Batch ${httpBatch}`, 'slow.http'),
+					row(`HTTP Request node, Items per Batch ${httpBatch}, Batch Interval ${penv.httpRequestBatching?.pacedBatchIntervalMs ?? slowMs} ms`, 'slow.httpPaced'),
+				],
+			),
+		);
+	}
+	const targets = (payroll.figures ?? []).filter((f) => f.section === 'Payroll targets');
+	if (targets.length) {
+		lines.push('\n**Payroll targets** (reported, not enforced):\n');
+		lines.push(
+			table(
+				['', 'Measured', 'Target', ''],
+				targets.map((f) => [f.name, f.value == null ? '–' : `${number(f.value, 2)}×`, f.target?.text ?? '', f.value == null ? '?' : f.met ? '✔' : '✘']),
+			),
+		);
+	}
+	const load = penv.otherLoad;
+	lines.push(
+		`\n(${penv.date?.slice(0, 10)}, commit ${penv.commit}${penv.uncommittedNodeChanges ? ' with uncommitted node changes' : ''}; n8n ${penv.n8n}, ${penv.node}; ${number(penv.seconds / 60, 1)} min${load ? `, of which ${number(load.waitedSeconds / 60, 1)} min waiting for other processes; they kept a median ${number(load.median * 100)} % of the CPUs busy before each run` : ''}${penv.trial ? '; BENCH_TRIAL: one run each, not medians' : ''}.)`,
+	);
+	return lines;
+}
+
+if (payrollOnly) {
+	if (!results.payroll) throw new Error(`${file} has no payroll figures: run BENCH_ONLY=payroll npm run bench`);
+	process.stdout.write(`${payrollTables(results.payroll).join('\n')}\n`);
+	process.exit(0);
+}
 
 out.push(`**200 × Transaction → Get**, median ms (${env.runs} runs):\n`);
 out.push(
@@ -157,6 +234,8 @@ if (linkSection) {
 		),
 	);
 }
+
+if (results.payroll) out.push('', ...payrollTables(results.payroll));
 
 out.push('\n**Package**:\n');
 const pkg = results.figures.filter((f) => f.section === 'Package');
