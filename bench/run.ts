@@ -561,10 +561,13 @@ interface N8nResults {
 	rss: Record<string, number>;
 }
 
-async function n8nFigures(e2e: E2E, endpoints: Partial<Record<EndpointKey, Endpoint>>, certificate: SelfSignedCertificate | undefined, defaultBatch: number, workDir: string): Promise<N8nResults> {
-	const installed = await e2e.install.ensureInstalled();
-	const tarball = e2e.n8n.packPackage(path.join(workDir, 'pack'));
-	const rssDir = path.join(workDir, 'maxrss');
+/**
+ * An n8n with the packed package (packed into `pack<suffix>`), each process's peak memory written
+ * to `maxrss<suffix>` (bench/maxrss.js), and a CPU profile with BENCH_PROFILE.
+ */
+async function measuredN8n(e2e: E2E, workDir: string, suffix: string, env: Record<string, string> = {}) {
+	const tarball = e2e.n8n.packPackage(path.join(workDir, `pack${suffix}`));
+	const rssDir = path.join(workDir, `maxrss${suffix}`);
 	fs.mkdirSync(rssDir, { recursive: true });
 	const n8n = await e2e.n8n.N8n.create({
 		parentDir: workDir,
@@ -575,10 +578,16 @@ async function n8nFigures(e2e: E2E, endpoints: Partial<Record<EndpointKey, Endpo
 				...(process.env.BENCH_PROFILE ? [`--cpu-prof --cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}`] : []),
 			].join(' '),
 			BENCH_MAXRSS_DIR: rssDir,
-			// The HTTPS sandbox's certificate, trusted as a private CA is; no check is turned off.
-			...(certificate ? { NODE_EXTRA_CA_CERTS: certificate.certFile } : {}),
+			...env,
 		},
 	});
+	return { n8n, rssDir };
+}
+
+async function n8nFigures(e2e: E2E, endpoints: Partial<Record<EndpointKey, Endpoint>>, certificate: SelfSignedCertificate | undefined, defaultBatch: number, workDir: string): Promise<N8nResults> {
+	const installed = await e2e.install.ensureInstalled();
+	// The HTTPS sandbox's certificate, trusted as a private CA is; no check is turned off.
+	const { n8n, rssDir } = await measuredN8n(e2e, workDir, '', certificate ? { NODE_EXTRA_CA_CERTS: certificate.certFile } : {});
 	try {
 		const all = Object.values(endpoints).filter((e): e is Endpoint => e !== undefined);
 		await n8n.importCredentials(
@@ -905,20 +914,7 @@ async function payrollFigures(e2e: E2E, workDir: string, defaultBatch: number): 
 		const installed = await e2e.install.ensureInstalled();
 		// What is measured is this tarball: the commit is the one it was packed at (dist may be rebuilt later).
 		const packedAt = gitState();
-		const tarball = e2e.n8n.packPackage(path.join(workDir, 'pack-payroll'));
-		const rssDir = path.join(workDir, 'maxrss-payroll');
-		fs.mkdirSync(rssDir, { recursive: true });
-		const n8n = await e2e.n8n.N8n.create({
-			parentDir: workDir,
-			tarball,
-			env: {
-				NODE_OPTIONS: [
-					`--require ${path.join(ROOT, 'bench', 'maxrss.js')}`,
-					...(process.env.BENCH_PROFILE ? [`--cpu-prof --cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}`] : []),
-				].join(' '),
-				BENCH_MAXRSS_DIR: rssDir,
-			},
-		});
+		const { n8n, rssDir } = await measuredN8n(e2e, workDir, '-payroll');
 		const runs: Record<string, PayrollRun[]> = {};
 		try {
 			await n8n.importCredentials(
