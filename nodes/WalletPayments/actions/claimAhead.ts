@@ -5,9 +5,9 @@
  * not per item.
  *
  * A store call reads and writes the node's whole row, so it takes longer as the row grows. The
- * window is Items per Batch, or more when store calls are slow: as many items as keep the store's
- * share below STORE_MS_PER_ITEM per item. A window is recorded when its first item is about to
- * be sent, not earlier, so that few items are recorded and not yet sent at any moment. Items
+ * window is Items per Batch, or more when store calls are slow (SLOW_CALL_MS or more): as many
+ * items as keep the store's share below STORE_MS_PER_ITEM per item. A window is recorded when
+ * its first item is about to be sent, not earlier, so that few items are recorded and not yet sent at any moment. Items
  * claimed but never sent (the run stopped on a failed item) are freed at the end; if n8n dies
  * mid-run, they stay recorded, and a Retry reports them (at most one window) as already
  * submitted with an unknown outcome (README, "Exactly once").
@@ -19,6 +19,11 @@ import type { Claim, ItemKeys, PreparedItem } from './exactlyOnce';
 
 /** The store's time per item that the window size aims at, in ms. */
 export const STORE_MS_PER_ITEM = 0.5;
+/**
+ * A store call this long or longer makes the next window larger (below it, the time is mostly the
+ * database's round trip, e.g. PostgreSQL under load in queue mode, not the row's size).
+ */
+export const SLOW_CALL_MS = 25;
 /** The largest window: the most items a Retry after a crash may report with an unknown outcome. */
 export const MAX_WINDOW = 1000;
 
@@ -59,7 +64,8 @@ export function claimAhead(keys: ItemKeys, items: PreparedItem[], inFlight: numb
 		});
 		return call;
 	};
-	const windowSize = () => Math.min(MAX_WINDOW, Math.max(inFlight, Math.ceil(lastCallMs / STORE_MS_PER_ITEM)));
+	// Only a slow call (a large row) makes windows larger: a database's round trip does not.
+	const windowSize = () => (lastCallMs < SLOW_CALL_MS ? inFlight : Math.min(MAX_WINDOW, Math.max(inFlight, Math.ceil(lastCallMs / STORE_MS_PER_ITEM))));
 	const claimNextWindow = () => {
 		const size = windowSize();
 		const window: number[] = [];
