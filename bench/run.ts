@@ -880,6 +880,17 @@ const payrollAmount = (row: number) => 100 + ((row - 1) % 900);
  * is the run's. Every run is checked in the sandbox's own records: exactly N payouts, one per row,
  * each with the row's amount, and N requests.
  */
+/** The one beneficiary every payout of an endpoint goes to; the sandbox's request log starts after it. */
+async function addBeneficiary(endpoint: Endpoint): Promise<void> {
+	endpoint.beneficiaryId = (await api(endpoint, 'POST', '/api/v2/beneficiaries', {
+		country: 'KE',
+		currency: 'KES',
+		customerEmail: 'payee@example.com',
+		destination: { type: 'MOBILEMONEY', network: 'MPESA', accountName: 'Bench Payee', accountNumber: '254712345678' },
+	})).id as string;
+	endpoint.sandbox.clearRequests();
+}
+
 async function payrollFigures(e2e: E2E, workDir: string, defaultBatch: number): Promise<Record<string, unknown>> {
 	const started = Date.now();
 	const closers: Array<() => Promise<void>> = [];
@@ -887,13 +898,7 @@ async function payrollFigures(e2e: E2E, workDir: string, defaultBatch: number): 
 		const sandbox = await startSandbox(options);
 		closers.push(() => sandbox.close());
 		const endpoint: Endpoint = { key, label, sandbox, url: sandbox.url, credential: { id, name: `Bench payroll ${label}` } };
-		endpoint.beneficiaryId = (await api(endpoint, 'POST', '/api/v2/beneficiaries', {
-			country: 'KE',
-			currency: 'KES',
-			customerEmail: 'payee@example.com',
-			destination: { type: 'MOBILEMONEY', network: 'MPESA', accountName: 'Bench Payee', accountNumber: '254712345678' },
-		})).id as string;
-		sandbox.clearRequests();
+		await addBeneficiary(endpoint);
 		return endpoint;
 	};
 	try {
@@ -1446,13 +1451,7 @@ async function main(): Promise<void> {
 			closers.push(() => sandbox.close());
 			const endpoint: Endpoint = { key, label, sandbox, url: sandbox.url, credential: { id, name: `Bench ${label}` }, ca: options.tls ? certificate?.certFile : undefined };
 			if (beneficiary) {
-				endpoint.beneficiaryId = (await api(endpoint, 'POST', '/api/v2/beneficiaries', {
-					country: 'KE',
-					currency: 'KES',
-					customerEmail: 'payee@example.com',
-					destination: { type: 'MOBILEMONEY', network: 'MPESA', accountName: 'Bench Payee', accountNumber: '254712345678' },
-				})).id as string;
-				sandbox.clearRequests();
+				await addBeneficiary(endpoint);
 			}
 			endpoints[key] = endpoint;
 			return endpoint;
