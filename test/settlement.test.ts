@@ -21,6 +21,21 @@ const WAIT: INodeParameters = {
 
 afterEach(() => fixture.sandbox.configure({ settlement: { delayMs: null } }));
 
+/** Payout → Initiate to a saved beneficiary, the amount from the item, with Wait for Final Status. */
+const payAndWait = (beneficiaryId: string, extra: INodeParameters): INodeParameters => ({
+	resource: 'payout',
+	operation: 'initiate',
+	amount: '={{ $json.amount }}',
+	sourceWalletCurrency: 'USD',
+	customerEmail: 'ann@example.com',
+	description: 'Payroll',
+	beneficiaryMode: 'id',
+	beneficiaryId: { __rl: true, mode: 'id', value: beneficiaryId },
+	waitForFinalStatus: true,
+	waitOptions: FAST,
+	...extra,
+});
+
 test('waits until each payout settles; the output is the transaction with settled, finalStatus, time and checks, in input order', async () => {
 	const ids: string[] = [];
 	for (let i = 0; i < 5; i++) ids.push((await initiatePayout(fixture, { amount: 100 + i })).id as string);
@@ -123,19 +138,7 @@ test('Payout → Initiate with Wait for Final Status: all sent first, then waite
 	});
 	fixture.sandbox.clearRequests();
 	const result = await fixture.run(
-		{
-			resource: 'payout',
-			operation: 'initiate',
-			amount: '={{ $json.amount }}',
-			sourceWalletCurrency: 'USD',
-			customerEmail: 'ann@example.com',
-			description: 'Payroll',
-			beneficiaryMode: 'id',
-			beneficiaryId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
-			waitForFinalStatus: true,
-			maxWaitSeconds: 5,
-			waitOptions: FAST,
-		},
+		payAndWait('={{ $json.id }}', { maxWaitSeconds: 5 }),
 		{ items: beneficiaries.map((b, i) => ({ id: b.id, amount: 100 + i })) },
 	);
 	expect(result.error).toBeUndefined();
@@ -157,20 +160,7 @@ test('Payout → Initiate, 40 payouts waiting at once: their status checks stay 
 	fixture.sandbox.configure({ settlement: { delayMs: 300 }, latency: { fixedMs: 20, jitterMs: 0 } });
 	fixture.sandbox.clearRequests();
 	const result = await fixture.run(
-		{
-			resource: 'payout',
-			operation: 'initiate',
-			amount: '={{ $json.amount }}',
-			sourceWalletCurrency: 'USD',
-			customerEmail: 'ann@example.com',
-			description: 'Payroll',
-			beneficiaryMode: 'id',
-			beneficiaryId: { __rl: true, mode: 'id', value: beneficiary.id as string },
-			waitForFinalStatus: true,
-			maxWaitSeconds: 10,
-			waitOptions: FAST,
-			batching: { itemsPerBatch: 4 },
-		},
+		payAndWait(beneficiary.id as string, { maxWaitSeconds: 10, batching: { itemsPerBatch: 4 } }),
 		{ items: Array.from({ length: 40 }, (_, i) => ({ amount: 100 + i })) },
 	);
 	fixture.sandbox.configure({ latency: { fixedMs: 0 } });
