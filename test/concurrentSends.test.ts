@@ -9,7 +9,7 @@ import type { IDataObject, INodeParameters, NodeApiError } from 'n8n-workflow';
 
 import { maxInFlight } from './helpers/inFlight';
 import type { RunResult } from './helpers/runNode';
-import { afterRecordCall, dropOldest } from './helpers/deduplication';
+import { afterRecordCall, dropOldest, recordCallSizes, slowRecordCalls } from './helpers/deduplication';
 import { useSandbox } from './helpers/sandbox';
 import { createBeneficiary } from './operations/wallet-support';
 
@@ -159,4 +159,32 @@ test('the store drops its oldest records while a run sends: the run writes its o
 	expect(fixture.apiRequests()).toHaveLength(0);
 	expect(outputs(retry).map((json) => json.outcome)).toEqual(rows.map((_, payee) => (payee < sentCount ? 'accepted' : 'unknown')));
 	expect(paidPerPayee()).toEqual(rows.map((_, payee) => (payee < sentCount ? 1 : 0)));
+});
+
+test('slow store calls make windows larger only in a large run: a crash in a 100-item run leaves at most two windows of Items per Batch unanswered', async () => {
+	fixture.sandbox.configure({ latency: { fixedMs: 0 } });
+	// Every store call takes 30 ms more (a large row, or a busy database in queue mode).
+	slowRecordCalls(30);
+	const rows = (count: number, run: string) => Array.from({ length: count }, (_, payee) => ({ payee, amount: 1000 + payee, beneficiaryId, run }));
+	const payouts = () => fixture.apiRequests().filter((request) => request.path === PAYOUT_PATH).length;
+
+	// One call carries a window's keys, the answers of the window before (as many) and the run's
+	// mark: with windows of Items per Batch (10), at most 21 values.
+	const small = await fixture.run(PAYOUT, { items: rows(100, 'small'), trigger: { body: 'small run' } });
+	expect(small.error).toBeUndefined();
+	expect(payouts()).toBe(100);
+	// The run's last call checks that every record held (README, "Exactly once" step 3).
+	expect(Math.max(...recordCallSizes().slice(0, -1))).toBeLessThanOrEqual(2 * 10 + 1);
+
+	// A run of 1,000: windows grow once three calls in a row were slow, to a 20th of the run.
+	const before = recordCallSizes().length;
+	fixture.sandbox.clearRequests();
+	const large = await fixture.run(PAYOUT, { items: rows(1000, 'large'), trigger: { body: 'large run' } });
+	expect(large.error).toBeUndefined();
+	expect(payouts()).toBe(1000);
+	const sizes = recordCallSizes().slice(before, -1);
+	expect(sizes.slice(0, 3).every((size) => size <= 2 * 10 + 1)).toBe(true);
+	// (Later calls also carry the checks that records a second old held, so only the growth is
+	// asserted here.)
+	expect(Math.max(...sizes)).toBeGreaterThan(40);
 });

@@ -30,6 +30,8 @@ class InMemoryDeduplicator implements IDataDeduplicator {
 		options: ICheckProcessedOptions,
 	): Promise<IDeduplicationOutput> {
 		if (options.mode !== 'entries') throw new Error('Only mode "entries" is kept in memory');
+		callSizes.push(items.length);
+		if (callDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, callDelayMs));
 		const key = rowKey(scope, contextData);
 		const row = rows.get(key) ?? [];
 		// As n8n does: the row as read, as a set (a value twice in one call is new twice).
@@ -83,6 +85,21 @@ export function useInMemoryDeduplication(): void {
 export function clearProcessedData(): void {
 	rows.clear();
 	afterCall = undefined;
+	callDelayMs = 0;
+	callSizes.length = 0;
+}
+
+let callDelayMs = 0;
+const callSizes: number[] = [];
+
+/** Makes every record call take `ms` longer (a large row, or a busy database). */
+export function slowRecordCalls(ms: number): void {
+	callDelayMs = ms;
+}
+
+/** How many values each record call since the last clear carried, in order. */
+export function recordCallSizes(): number[] {
+	return [...callSizes];
 }
 
 /** The recorded values of one node of one workflow (for assertions). */

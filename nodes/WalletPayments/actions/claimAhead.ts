@@ -5,12 +5,16 @@
  * not per item.
  *
  * A store call reads and writes the node's whole row, so it takes longer as the row grows. The
- * window is Items per Batch, or more when store calls are slow (SLOW_CALL_MS or more): as many
- * items as keep the store's share below STORE_MS_PER_ITEM per item. A window is recorded when
- * its first item is about to be sent, not earlier, so that few items are recorded and not yet sent at any moment. Items
- * claimed but never sent (the run stopped on a failed item) are freed at the end; if n8n dies
- * mid-run, they stay recorded, and a Retry reports them (at most one window) as already
- * submitted with an unknown outcome (README, "Exactly once").
+ * window is Items per Batch, or more when store calls are slow: as many items as keep the store's
+ * share below STORE_MS_PER_ITEM per item. "Slow" is the fastest of the last SLOW_CALLS calls
+ * reaching SLOW_CALL_MS: a large row makes every call slow, a busy database only some of them.
+ * A window is also at most a RUN_SHARE-th of the run (never less than Items per Batch), so a
+ * small run keeps small windows whatever its store calls cost. A window is recorded when its
+ * first item is about to be sent, not earlier, so that few items are recorded and not yet sent
+ * at any moment. Items claimed but never sent (the run stopped on a failed item) are freed at the
+ * end; if n8n dies mid-run, they stay recorded, and a Retry reports them (at most the last window
+ * and what was in flight of the one before) as already submitted with an unknown outcome
+ * (README, "Exactly once").
  *
  * An item whose key came earlier in the same run waits until that item is done, then is claimed
  * on its own: it is already submitted, or sent if the earlier one was refused.
@@ -24,6 +28,10 @@ export const STORE_MS_PER_ITEM = 0.5;
  * database's round trip, e.g. PostgreSQL under load in queue mode, not the row's size).
  */
 export const SLOW_CALL_MS = 25;
+/** How many of the latest store calls must all be slow before a window grows. */
+export const SLOW_CALLS = 3;
+/** A window is at most this fraction of the run's items (1/RUN_SHARE), or Items per Batch if more. */
+export const RUN_SHARE = 20;
 /** The largest window: the most items a Retry after a crash may report with an unknown outcome. */
 export const MAX_WINDOW = 1000;
 
@@ -42,7 +50,9 @@ export function claimAhead(keys: ItemKeys, items: PreparedItem[], inFlight: numb
 	const finishedAt = new Map<number, Promise<void>>();
 	const started = new Set<number>();
 	let claimedUpTo = 0;
-	let lastCallMs = 0;
+	/** The durations of the latest store calls, newest last. */
+	const callMs: number[] = [];
+	const largestWindow = Math.min(MAX_WINDOW, Math.max(inFlight, Math.ceil(items.length / RUN_SHARE)));
 	/** Store calls one after another; the first failure fails every later claim. */
 	let calls: Promise<unknown> = Promise.resolve();
 	let failure: { error: unknown } | undefined;
@@ -56,7 +66,8 @@ export function claimAhead(keys: ItemKeys, items: PreparedItem[], inFlight: numb
 				positions.map((p) => items[p].key),
 				resendOf(positions),
 			);
-			lastCallMs = Date.now() - callStart;
+			callMs.push(Date.now() - callStart);
+			if (callMs.length > SLOW_CALLS) callMs.shift();
 			return result;
 		});
 		calls = call.catch((error: unknown) => {
@@ -64,8 +75,13 @@ export function claimAhead(keys: ItemKeys, items: PreparedItem[], inFlight: numb
 		});
 		return call;
 	};
-	// Only a slow call (a large row) makes windows larger: a database's round trip does not.
-	const windowSize = () => (lastCallMs < SLOW_CALL_MS ? inFlight : Math.min(MAX_WINDOW, Math.max(inFlight, Math.ceil(lastCallMs / STORE_MS_PER_ITEM))));
+	// Only calls that are all slow (a large row) make windows larger: a database's round trip, or
+	// a moment of load, does not.
+	const windowSize = () => {
+		const slowest = callMs.length < SLOW_CALLS ? 0 : Math.min(...callMs);
+		if (slowest < SLOW_CALL_MS) return inFlight;
+		return Math.min(largestWindow, Math.max(inFlight, Math.ceil(slowest / STORE_MS_PER_ITEM)));
+	};
 	const claimNextWindow = () => {
 		const size = windowSize();
 		const window: number[] = [];
