@@ -10,7 +10,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { claimEvent, dedupeWindow, DEFAULT_DEDUPE_WINDOW, eventKey, unhandledEvents } from './dedupe';
+import { type AnswerReport, claimEvent, dedupeWindow, DEFAULT_DEDUPE_WINDOW, eventKey, unhandledEvents } from './dedupe';
 import { ALL_EVENTS, eventSelection, isSelected, WALLET_EVENTS } from './events';
 import {
 	DEFAULT_SIGNATURE_HEADER,
@@ -35,6 +35,8 @@ interface WebhookRequest {
 interface WebhookResponse {
 	writeHead(statusCode: number, headers: Record<string, string>): unknown;
 	end(body: string): unknown;
+	statusCode: number;
+	once(event: 'finish' | 'close', listener: () => void): unknown;
 }
 
 /**
@@ -47,6 +49,16 @@ function refuse(context: IWebhookFunctions, code: number, message: string): IWeb
 	res.writeHead(code, { 'content-type': 'application/json; charset=utf-8' });
 	res.end(JSON.stringify({ code, message }));
 	return { noWebhookResponse: true };
+}
+
+/**
+ * Tells the claim how n8n answered this delivery: n8n answers only after it started the run, so
+ * anything but a 2xx (or a connection closed before the answer) means the run may not exist.
+ */
+function reportAnswer(context: IWebhookFunctions, report: AnswerReport): void {
+	const res = context.getResponseObject() as unknown as WebhookResponse;
+	res.once('finish', () => report(res.statusCode >= 200 && res.statusCode < 300));
+	res.once('close', () => report(false));
 }
 
 /** Answers 200 without starting a run (event not selected, duplicate delivery). */
@@ -256,8 +268,10 @@ export class WalletPaymentsTrigger implements INodeType {
 		const key = eventKey(event, data);
 		// Test deliveries (Listen for test event) are told apart from production ones.
 		const scope = `${this.getWorkflow().id ?? ''}:${this.getNode().id}:${this.getMode()}`;
-		if (key !== undefined && !claimEvent(scope, key, dedupeWindow(options.dedupeWindow))) {
-			return acknowledge('duplicate delivery');
+		if (key !== undefined) {
+			const report = await claimEvent(scope, key, dedupeWindow(options.dedupeWindow));
+			if (report === false) return acknowledge('duplicate delivery');
+			reportAnswer(this, report);
 		}
 
 		const json: IDataObject = { event, data, eventKey: key ?? null };

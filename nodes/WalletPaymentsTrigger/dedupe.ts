@@ -3,7 +3,10 @@
  *
  * 1. When the request arrives (`webhook()`): an in-process claim table. Look-up and record are
  *    one synchronous step, so neither sequential nor concurrent copies of an event can both pass
- *    while this n8n process runs; a copy is answered 200 and starts nothing.
+ *    while this n8n process runs; a copy is answered 200 and starts nothing. A claim holds only
+ *    once n8n answered its delivery 2xx (n8n answers after it started the run): a copy that
+ *    comes meanwhile waits for that answer, and a delivery answered otherwise (n8n could not
+ *    start the run) frees the claim, so the event is processed when delivered again.
  * 2. When the run starts (`execute()`, the trigger's step in the execution): n8n's database
  *    store (the one behind the Remove Duplicates node). It outlives restarts and is shared by
  *    every process on the database, so an event already handled before a restart, or by another
@@ -36,26 +39,63 @@ export function dedupeWindow(value: unknown): number {
 	return Math.floor(value);
 }
 
-/** Per trigger (workflow, node and mode): the keys seen, oldest first, and the same as a set. */
-const claims = new Map<string, { order: string[]; seen: Set<string> }>();
+/**
+ * A claim's state: answered 2xx (its run started), or waiting for n8n's answer to its delivery
+ * (resolves true for 2xx, false otherwise).
+ */
+type ClaimState = true | Promise<boolean>;
+
+/** Per trigger (workflow, node and mode): the keys claimed, oldest first, and their states. */
+const claims = new Map<string, { order: string[]; state: Map<string, ClaimState> }>();
+
+/** What the caller of claimEvent reports once n8n answered the delivery. */
+export type AnswerReport = (startedRun: boolean) => void;
 
 /**
- * Layer 1. True when the key is new for this trigger: it is then recorded, dropping the oldest
- * keys beyond the window. False for a key among the last `windowSize`. A window of 0 claims
- * everything (de-duplication off). Synchronous on purpose: nothing can run in between.
+ * Layer 1. For a key new to this trigger: records it (dropping the oldest keys beyond the window)
+ * and returns how to report n8n's answer to this delivery. A 2xx answer means n8n started the
+ * run, and the key then stops later copies; any other answer (n8n could not start the run, or
+ * the connection closed first) frees the key, so the provider's next delivery is processed.
+ * For a key whose delivery is still waiting for its answer: waits for it, then claims again if
+ * that delivery was not answered 2xx. False for a key among the last `windowSize` whose run
+ * started. A window of 0 claims everything (de-duplication off). Look-up and record are one
+ * synchronous step: nothing can run in between.
  */
-export function claimEvent(scope: string, key: string, windowSize: number): boolean {
-	if (windowSize <= 0) return true;
+export async function claimEvent(scope: string, key: string, windowSize: number): Promise<AnswerReport | false> {
+	if (windowSize <= 0) return () => undefined;
 	let table = claims.get(scope);
 	if (!table) {
-		table = { order: [], seen: new Set() };
+		table = { order: [], state: new Map() };
 		claims.set(scope, table);
 	}
-	if (table.seen.has(key)) return false;
-	table.seen.add(key);
+	for (;;) {
+		const state = table.state.get(key);
+		if (state === true) return false;
+		if (state === undefined) break;
+		if (await state) return false;
+	}
+	let report!: AnswerReport;
+	const answered = new Promise<boolean>((resolve) => {
+		let reported = false;
+		report = (startedRun) => {
+			if (reported) return;
+			reported = true;
+			if (startedRun && table.state.get(key) === answered) table.state.set(key, true);
+			else if (!startedRun) release(table, key, answered);
+			resolve(startedRun);
+		};
+	});
+	table.state.set(key, answered);
 	table.order.push(key);
-	while (table.order.length > windowSize) table.seen.delete(table.order.shift()!);
-	return true;
+	while (table.order.length > windowSize) table.state.delete(table.order.shift()!);
+	return report;
+}
+
+function release(table: { order: string[]; state: Map<string, ClaimState> }, key: string, claim: ClaimState): void {
+	if (table.state.get(key) !== claim) return;
+	table.state.delete(key);
+	const at = table.order.lastIndexOf(key);
+	if (at !== -1) table.order.splice(at, 1);
 }
 
 /**

@@ -131,6 +131,30 @@ describe('de-duplication', () => {
 		expect(harness.runs).toHaveLength(1);
 	});
 
+	test('a delivery whose run n8n could not start (500 after the trigger ran) does not hold the event: the next delivery starts its run', async () => {
+		const harness = await trigger();
+		harness.failNext([500], 'notStarted');
+		const first = await postSigned(harness, payoutEvent());
+		expect(first.status).toBe(500);
+		expect(harness.runs).toHaveLength(0);
+		const second = await postSigned(harness, payoutEvent());
+		expect(second.status).toBe(200);
+		expect(harness.runs).toHaveLength(1);
+		// Now the run started: a third delivery is a duplicate.
+		expect((await postSigned(harness, payoutEvent())).json).toEqual(DUPLICATE);
+		expect(harness.runs).toHaveLength(1);
+	});
+
+	test('copies arriving while a delivery waits for its run to start: when it does not start, one copy starts it; one run in all', async () => {
+		const harness = await trigger();
+		harness.failNext([500], 'notStarted');
+		const answers = await Promise.all(Array.from({ length: 5 }, async () => await postSigned(harness, payoutEvent())));
+		expect(harness.runs).toHaveLength(1);
+		// Every copy answered 200 is either the run that started or a duplicate of it.
+		expect(answers.filter((answer) => answer.status === 200)).toHaveLength(4);
+		expect(answers.filter((answer) => answer.status === 500)).toHaveLength(1);
+	});
+
 	test('events without data.id are never treated as duplicates', async () => {
 		const harness = await trigger();
 		const event = { event: 'virtualcard.user.kyc.success', data: { customerEmail: 'a@example.com', status: 'success' } };

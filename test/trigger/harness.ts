@@ -53,6 +53,9 @@ export interface Answer {
 	headers: http.IncomingHttpHeaders;
 }
 
+/** When an injected failure happens (TriggerHarness.failNext). */
+export type FailureMoment = 'before' | 'notStarted' | 'answerLost';
+
 export interface RecordedAnswer {
 	status: number;
 	body: string;
@@ -93,10 +96,13 @@ export interface TriggerHarness {
 	staticData(): IDataObject;
 	/**
 	 * The next requests are answered with these statuses. `before` (default): n8n fails before
-	 * the node runs (the node never sees the request). `after`: the node runs (a run may start),
-	 * then the answer is replaced, as when a proxy times out.
+	 * the node runs (the node never sees the request). `notStarted`: the node runs, then n8n
+	 * cannot start the run and answers the status itself ("There was a problem executing the
+	 * workflow": n8n answers after it started the run). `answerLost`: the node runs, the run
+	 * starts and n8n answers 200, but the caller gets the status instead, as when a proxy times
+	 * out.
 	 */
-	failNext(statuses: number[], when?: 'before' | 'after'): void;
+	failNext(statuses: number[], when?: FailureMoment): void;
 	/** POSTs raw bytes (string/Buffer) or an object (sent as JSON.stringify) to the URL. */
 	post(body: string | Buffer | object, headers?: Record<string, string>): Promise<Answer>;
 	/** n8n's publish: checkExists, then create when it returned false. */
@@ -224,7 +230,7 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 	const runs: INodeExecutionData[][][] = [];
 	const answers: RecordedAnswer[] = [];
 	const errors: Error[] = [];
-	const failures: Array<{ status: number; when: 'before' | 'after' }> = [];
+	const failures: Array<{ status: number; when: FailureMoment }> = [];
 
 	const record = (res: http.ServerResponse, nodeCalled: boolean) => {
 		const chunks: Buffer[] = [];
@@ -272,8 +278,8 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 			return;
 		}
 
-		// An "after" failure lets the node run, then replaces whatever it answers.
-		const target = failure?.when === 'after' ? new http.ServerResponse(req) : res;
+		// An "answerLost" failure lets the node run and n8n answer 200 where the caller cannot see it.
+		const target = failure?.when === 'answerLost' ? new http.ServerResponse(req) : res;
 		if (target === res) record(res, true);
 		const additionalData = newAdditionalData();
 		additionalData.httpRequest = req as never;
@@ -292,8 +298,16 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 			}
 			return;
 		}
+		if (failure?.when === 'notStarted' && result.workflowData !== undefined) {
+			send(res, failure.status, { code: failure.status, message: 'There was a problem executing the workflow' });
+			return;
+		}
 		if (result.workflowData !== undefined) runs.push(result.workflowData);
 		if (failure) {
+			if (target !== res) {
+				target.statusCode = 200;
+				target.emit('finish');
+			}
 			record(res, true);
 			send(res, failure.status, { code: failure.status, message: 'Injected failure' });
 			return;

@@ -242,7 +242,7 @@ describe('retries and signatures over real HTTP', () => {
 
 	test('a run started but the 200 was lost (500 after the node ran): the retry is a duplicate, one run', async () => {
 		await wire();
-		harness.failNext([500], 'after');
+		harness.failNext([500], 'answerLost');
 		const result = await sandbox.controls.settlePayout(await payout());
 		expect(result.deliveries.map((d) => d.status)).toEqual([500, 200]);
 		expect(harness.runs).toHaveLength(1);
