@@ -138,3 +138,91 @@ describe('processedStore.settle: records another worker wrote over are written a
 		expect(store.calls).toHaveLength(21);
 	});
 });
+
+/**
+ * The claim across processes (queue mode): record with a token, wait, check the token held.
+ * `racyRow` plays n8n's row; the other process's calls are played between this store's calls.
+ */
+describe('processedStore.claim: of two processes claiming a value at the same moment, exactly one gets it', () => {
+	const WAIT = 200;
+	/** Plays `then` right after this store's `call`-th call (1-based). */
+	function afterCall(store: ReturnType<typeof racyRow>, call: number, then: () => void) {
+		const inner = store.record.getMockImplementation()!;
+		store.record.mockImplementation(async (values: string[]) => {
+			const answer = await inner(values);
+			if (store.calls.length === call) then();
+			return answer;
+		});
+	}
+	const tokenOf = (values: string[]) => values.find((value) => value.startsWith('n8n-claim:'))!;
+
+	test('nobody else: recorded with a token, checked after the wait: ours', async () => {
+		const store = racyRow();
+		const keys = processedStore(context(store.record), 100);
+		const started = Date.now();
+		await expect(keys.claim(['k1', 'k2'], WAIT)).resolves.toEqual({ ours: ['k1', 'k2'], theirs: [], unresolved: [] });
+		expect(Date.now() - started).toBeGreaterThanOrEqual(WAIT - 5);
+		expect(store.calls).toEqual([['k1', 'k2', tokenOf(store.calls[0])], [tokenOf(store.calls[0])]]);
+	});
+
+	test('already recorded (an earlier run): theirs, and nothing is waited for', async () => {
+		const store = racyRow();
+		store.staleWrite([], 'k1');
+		const keys = processedStore(context(store.record), 100);
+		const started = Date.now();
+		await expect(keys.claim(['k1'], WAIT)).resolves.toEqual({ ours: [], theirs: ['k1'], unresolved: [] });
+		expect(Date.now() - started).toBeLessThan(WAIT);
+	});
+
+	test('the other process claimed it at the same moment and its write dropped this one: theirs', async () => {
+		const store = racyRow();
+		// The other process read the row before this claim wrote, and writes its own claim after it.
+		afterCall(store, 1, () => store.staleWrite([], 'k1'));
+		const keys = processedStore(context(store.record), 100);
+		const claim = await keys.claim(['k1'], WAIT);
+		expect(claim).toMatchObject({ ours: [], theirs: ['k1'], unresolved: [] });
+		// Attempt 1 written, its token found gone after the wait, attempt 2 finds the other's record.
+		expect(store.calls).toHaveLength(3);
+	});
+
+	test('an unrelated call wrote over this claim: the value is nobody’s, claimed again, and ours then', async () => {
+		const store = racyRow();
+		afterCall(store, 1, () => store.staleWrite([], 'other-node-value'));
+		const keys = processedStore(context(store.record), 100);
+		const claim = await keys.claim(['k1'], WAIT);
+		expect(claim).toMatchObject({ ours: ['k1'], theirs: [], unresolved: [] });
+		expect(claim.why).toMatch(/wrote over this claim 1 time/);
+		expect(store.calls).toHaveLength(4);
+		expect(store.row()).toContain('k1');
+	});
+
+	test('written over at every attempt: unresolved after 3, and settle does not write it back', async () => {
+		const store = racyRow();
+		const inner = store.record.getMockImplementation()!;
+		store.record.mockImplementation(async (values: string[]) => {
+			const answer = await inner(values);
+			if (values.includes('k1')) store.staleWrite([], 'other'); // every attempt's write is lost
+			return answer;
+		});
+		const keys = processedStore(context(store.record), 100);
+		const claim = await keys.claim(['k1'], WAIT);
+		expect(claim).toMatchObject({ ours: [], theirs: [], unresolved: ['k1'] });
+		expect(claim.why).toMatch(/wrote over this claim 3 time/);
+		const calls = store.calls.length;
+		await keys.settle();
+		expect(store.calls).toHaveLength(calls);
+	});
+
+	test('a store call taking half the wait or more breaks the timing assumption: unresolved, nothing claimed', async () => {
+		const store = racyRow();
+		const inner = store.record.getMockImplementation()!;
+		store.record.mockImplementation(async (values: string[]) => {
+			await new Promise((resolve) => setTimeout(resolve, WAIT / 2 + 10));
+			return await inner(values);
+		});
+		const keys = processedStore(context(store.record), 100);
+		const claim = await keys.claim(['k1'], WAIT);
+		expect(claim).toMatchObject({ ours: [], theirs: [], unresolved: ['k1'] });
+		expect(claim.why).toMatch(/took \d+ ms, more than half the claim wait \(200 ms\)/);
+	});
+});

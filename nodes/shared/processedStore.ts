@@ -14,6 +14,8 @@
  * take (SETTLE_MS): a value another process's call wrote over is written again, and checked again
  * later, until each one held (README, "Running in queue mode").
  */
+import { randomUUID } from 'crypto';
+
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
@@ -63,10 +65,48 @@ async function afterRowRace<T>(task: () => Promise<T>): Promise<T> {
 	return await task();
 }
 
+/** A value unique to one claim attempt (see ProcessedStore.claim). */
+export const claimToken = () => `n8n-claim:${randomUUID()}`;
+
+/** Rounds of a claim (record, wait, check) before its values are given up as unresolved. */
+const CLAIM_ROUNDS = 3;
+
+/**
+ * What a claim found. `ours`: recorded by this claim, and its write held through the wait, so no
+ * other claim of the same value at the same moment holds it. `theirs`: recorded before (an
+ * earlier run, or another process's claim that held). `unresolved`: neither could be made sure
+ * of (the store lost every attempt, or a store call took longer than the wait allows); whoever
+ * asked must not act on them.
+ */
+export interface ClaimResult {
+	ours: string[];
+	theirs: string[];
+	unresolved: string[];
+	/** Why some are unresolved, for the user. */
+	why?: string;
+}
+
 export interface ProcessedStore {
 	/** Records the values; returns those that were already recorded. */
 	record(values: string[]): Promise<string[]>;
 	remove(values: string[]): Promise<void>;
+	/**
+	 * Records values so that, of several n8n processes recording one at the same moment, exactly
+	 * one gets it (the store itself has no lock). Each attempt writes the values with a token unique
+	 * to it, waits `waitMs`, and checks that the token is still there: a write that another
+	 * process's read-change-write dropped is not a claim. `waitMs` must be at least twice the
+	 * longest time between a store call's read and its write, in any process: then every write
+	 * that could drop this one, or that this one dropped, is over before either side checks, and
+	 * both see the same row. A store call of this process taking half of `waitMs` or longer breaks
+	 * that assumption: its values are unresolved.
+	 */
+	claim(values: string[], waitMs: number): Promise<ClaimResult>;
+	/**
+	 * The rest of a claim whose first write the caller made itself, with record(): `token` (from
+	 * claimToken()) was recorded in that call together with `values`, which it found new, and the
+	 * call took `callMs`.
+	 */
+	confirm(token: string, values: string[], waitMs: number, callMs: number): Promise<ClaimResult>;
 	/** Runs several store calls with nothing from another execution in between. */
 	atomically<T>(task: () => Promise<T>): Promise<T>;
 	/**
@@ -95,6 +135,17 @@ export function processedStore(context: IExecuteFunctions, maxEntries: number): 
 		});
 	}
 	const options = { mode: 'entries', maxEntries } as const;
+	/**
+	 * One call of n8n's store, timed: its time bounds the time between its read and its write, the
+	 * claim's timing assumption (n8n's debug log shows each one, for measuring it).
+	 */
+	const storeCall = async <T>(values: number, task: () => Promise<T>): Promise<{ answer: T; ms: number }> => {
+		const start = Date.now();
+		const answer = await afterRowRace(task);
+		const ms = Date.now() - start;
+		context.logger?.debug(`wallet-payments store call ${ms} ms (${values} values)`);
+		return { answer, ms };
+	};
 	let inside = false;
 	const guarded = <T>(task: () => Promise<T>) => (inside ? task() : oneAtATime(task));
 	/** Values this store wrote and has not yet seen held, with when each was last written. */
@@ -115,7 +166,7 @@ export function processedStore(context: IExecuteFunctions, maxEntries: number): 
 		const sent = [...values, ...due];
 		if (sent.length === 0) return [];
 		const found = new Set(
-			(await afterRowRace(async () => await checkProcessedAndRecord.call(context.helpers, sent, 'node', options))).processed.map(String),
+			(await storeCall(sent.length, async () => await checkProcessedAndRecord.call(context.helpers, sent, 'node', options))).answer.processed.map(String),
 		);
 		const writtenAt = Date.now();
 		longestCall = Math.max(longestCall, writtenAt - now);
@@ -127,12 +178,67 @@ export function processedStore(context: IExecuteFunctions, maxEntries: number): 
 		return values.filter((value) => found.has(value));
 	};
 
+	/** One store call outside the unsettled bookkeeping: what was already there, and how long it took. */
+	const rawRecord = async (values: string[]) => {
+		const { answer, ms } = await storeCall(values.length, async () => await checkProcessedAndRecord.call(context.helpers, values, 'node', options));
+		return { found: new Set(answer.processed.map(String)), ms };
+	};
+
+	/**
+	 * The claim protocol (see ProcessedStore.claim). `started`: the first attempt's write was
+	 * already made by the caller (with its own values), with this token, taking this long; its
+	 * `values` are the ones that call found new.
+	 */
+	const claimRounds = async (values: string[], waitMs: number, started?: { token: string; callMs: number }): Promise<ClaimResult> => {
+		const result: ClaimResult = { ours: [], theirs: [], unresolved: [] };
+		let pending = [...new Set(values)];
+		for (let round = 0; round < CLAIM_ROUNDS && pending.length > 0; round++) {
+			let token: string;
+			let callMs: number;
+			if (round === 0 && started) {
+				({ token, callMs } = started);
+				unsettled.delete(token);
+			} else {
+				token = claimToken();
+				const written = await guarded(async () => await rawRecord([...pending, token]));
+				callMs = written.ms;
+				result.theirs.push(...pending.filter((value) => written.found.has(value)));
+				pending = pending.filter((value) => !written.found.has(value));
+			}
+			if (callMs * 2 >= waitMs) {
+				result.why = `one of n8n's store calls took ${callMs} ms, more than half the claim wait (${waitMs} ms)`;
+				break;
+			}
+			if (pending.length === 0) break;
+			await sleep(waitMs);
+			const checked = await guarded(async () => await rawRecord([token]));
+			if (checked.ms * 2 >= waitMs) {
+				result.why = `one of n8n's store calls took ${checked.ms} ms, more than half the claim wait (${waitMs} ms)`;
+				break;
+			}
+			if (checked.found.has(token)) {
+				result.ours.push(...pending);
+				pending = [];
+			} else {
+				// Another process's call wrote the row over this attempt: what the next attempt finds is
+				// the other claim's, and what it does not find it records again.
+				result.why = `another n8n process's store call wrote over this claim ${round + 1} time(s)`;
+			}
+		}
+		result.unresolved.push(...pending);
+		// Only what held is this claim's to keep: the rest is not written again by settle().
+		for (const value of [...result.theirs, ...result.unresolved]) unsettled.delete(value);
+		return result;
+	};
+
 	return {
+		claim: async (values, waitMs) => await claimRounds(values, waitMs),
+		confirm: async (token, values, waitMs, callMs) => await claimRounds(values, waitMs, { token, callMs }),
 		record: async (values) => await guarded(async () => await recordAndCheck(values)),
 		remove: async (values) =>
 			await guarded(async () => {
 				for (const value of values) unsettled.delete(value);
-				await afterRowRace(async () => await removeProcessed.call(context.helpers, values, 'node', options));
+				await storeCall(values.length, async () => await removeProcessed.call(context.helpers, values, 'node', options));
 			}),
 		settle: async () => {
 			for (let round = 0; round < SETTLE_ROUNDS && unsettled.size > 0; round++) {
