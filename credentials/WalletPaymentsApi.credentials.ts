@@ -73,6 +73,24 @@ export class WalletPaymentsApi implements ICredentialType {
 			description:
 				'The secret the service signs its callback events with. Only the Wallet Payments Trigger uses it. Some providers sign with the API key itself: paste it here in that case.',
 		},
+		{
+			displayName: 'Queue Mode (Several n8n Processes)',
+			name: 'queueMode',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether n8n runs these workflows in queue mode (workers, several webhook processors or mains). Then every record that keeps a payment or an event from being done twice is claimed across processes: it waits Claim Wait, then checks that it held. In one n8n process nothing waits.',
+		},
+		{
+			displayName: 'Claim Wait (Ms)',
+			name: 'claimWaitMs',
+			type: 'number',
+			typeOptions: { minValue: 100 },
+			default: 2000,
+			displayOptions: { show: { queueMode: [true] } },
+			description:
+				'How long a claim waits before checking that it held: at least twice the longest time any n8n process takes between reading and writing its de-duplication record. Longer is safer; a store call that takes half of it or more makes its items fail unsent.',
+		},
 	];
 
 	// A function rather than the declarative `={{$credentials.apiKey}}` form: n8n applies it to

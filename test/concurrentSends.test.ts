@@ -9,7 +9,7 @@ import type { IDataObject, INodeParameters, NodeApiError } from 'n8n-workflow';
 
 import { maxInFlight } from './helpers/inFlight';
 import type { RunResult } from './helpers/runNode';
-import { afterRecordCall, dropOldest, recordCallSizes, slowRecordCalls } from './helpers/deduplication';
+import { afterRecordCall, dropOldest, recordCallSizes, rewriteRow, slowRecordCalls } from './helpers/deduplication';
 import { useSandbox } from './helpers/sandbox';
 import { createBeneficiary } from './operations/wallet-support';
 
@@ -187,4 +187,54 @@ test('slow store calls make windows larger only in a large run: a crash in a 100
 	// (Later calls also carry the checks that records a second old held, so only the growth is
 	// asserted here.)
 	expect(Math.max(...sizes)).toBeGreaterThan(40);
+});
+
+describe('queue mode (the credential says several n8n processes share the store): each window is a claim', () => {
+	const QUEUE = { queueMode: true, claimWaitMs: 200 };
+
+	test('nobody else: every item sent once, each window waited for the claim wait first', async () => {
+		fixture.sandbox.configure({ latency: { fixedMs: 0 } });
+		const rows = payees();
+		const started = Date.now();
+		const result = await fixture.run(PAYOUT, { items: rows, trigger: TRIGGER, credentials: QUEUE });
+		expect(result.error).toBeUndefined();
+		expect(paidPerPayee()).toEqual(rows.map(() => 1));
+		// 25 rows: windows of Items per Batch (10), three of them, each waiting 200 ms.
+		expect(Date.now() - started).toBeGreaterThanOrEqual(3 * 200);
+	});
+
+	test('another process claimed the same rows at the same moment and its write dropped this run’s: none is sent, each is already submitted', async () => {
+		fixture.sandbox.configure({ latency: { fixedMs: 0 } });
+		const rows = payees();
+		// The other process read the row before this run's first claim wrote, and wrote back its own
+		// claim of the same keys: this run's token is gone, the keys are there (the other's).
+		afterRecordCall(1, () => rewriteRow('test-workflow', 'wallet-node', (row) => row.filter((value) => !value.startsWith('n8n-claim:'))));
+		const result = await fixture.run(PAYOUT, { items: rows.slice(0, 10), trigger: TRIGGER, credentials: QUEUE, continueOnFail: true });
+		expect(result.error).toBeUndefined();
+		const out = outputs(result);
+		expect(out.map((json) => [json.alreadySubmitted, json.sent, json.outcome])).toEqual(out.map(() => [true, false, 'unknown']));
+		expect(String(out[0].message)).toMatch(/^Not sent: another run of this node \(in another n8n process\) recorded this item at the same moment/);
+		expect(fixture.apiRequests().filter((request) => request.path === PAYOUT_PATH)).toHaveLength(0);
+	});
+
+	test('every attempt of a claim written over: nothing is sent, every item says why, and a Retry sends them', async () => {
+		fixture.sandbox.configure({ latency: { fixedMs: 0 } });
+		const rows = payees().slice(0, 10);
+		// The writes of the claim's three attempts and their checks (six store calls) are each lost
+		// right after they are made (another process writes back the row it read before them).
+		let lost = 0;
+		const loseTheWrite = (): void => {
+			rewriteRow('test-workflow', 'wallet-node', () => []);
+			if (++lost < 6) afterRecordCall(1, loseTheWrite);
+		};
+		afterRecordCall(1, loseTheWrite);
+		const result = await fixture.run(PAYOUT, { items: rows, trigger: TRIGGER, credentials: QUEUE, continueOnFail: true });
+		expect(result.error).toBeUndefined();
+		const out = outputs(result);
+		for (const json of out) expect(json.error).toMatch(/^Not sent: n8n could not record this item before sending it \(n8n could not make sure that no other run records these items at the same moment: another n8n process's store call wrote over this claim 3 time\(s\)\)/);
+		expect(paidPerPayee().slice(0, 10)).toEqual(rows.map(() => 0));
+		const retry = await fixture.run(PAYOUT, { items: rows, trigger: TRIGGER, credentials: QUEUE });
+		expect(retry.error).toBeUndefined();
+		expect(paidPerPayee().slice(0, 10)).toEqual(rows.map(() => 1));
+	});
 });

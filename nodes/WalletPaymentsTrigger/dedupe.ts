@@ -10,15 +10,18 @@
  * 2. When the run starts (`execute()`, the trigger's step in the execution): n8n's database
  *    store (the one behind the Remove Duplicates node). It outlives restarts and is shared by
  *    every process on the database, so an event already handled before a restart, or by another
- *    webhook process, stops at the trigger: its run ends there with no output. The record is
- *    checked to have held (processedStore's settle) before the event goes on.
+ *    webhook process, stops at the trigger: its run ends there with no output. In queue mode the
+ *    record is a claim that waits and checks it held (ProcessedStore.claim) before the event
+ *    goes on.
  *
  * n8n's workflow static data cannot do either: n8n does not save what a webhook trigger writes
  * there when the webhook starts a run, and concurrent requests each read their own copy.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { processedStore } from '../shared/processedStore';
+import { crossProcessWait } from '../shared/queueMode';
 
 export const DEFAULT_DEDUPE_WINDOW = 1000;
 
@@ -100,7 +103,10 @@ function release(table: { order: string[]; state: Map<string, ClaimState> }, key
 
 /**
  * Layer 2, in the execution: the items whose event this workflow's trigger has not handled
- * before (per n8n's database), each recorded now. Items without a key always pass.
+ * before (per n8n's database), each recorded now. Items without a key always pass. In queue mode
+ * (the credential says so) the record is a claim across processes: it waits, then checks that it
+ * held, so that of two runs of one event at the same moment on two workers exactly one goes on;
+ * an event whose claim could not be made sure of fails the run here (Retry it).
  */
 export async function unhandledEvents(
 	context: IExecuteFunctions,
@@ -111,9 +117,20 @@ export async function unhandledEvents(
 	const keyed = items.filter((item) => typeof item.json.eventKey === 'string');
 	if (keyed.length === 0) return items;
 	const store = processedStore(context, windowSize);
-	const handled = new Set(await store.record(keyed.map((item) => item.json.eventKey as string)));
-	// In queue mode another worker's store call can write over the record: checked, and written
-	// again, before the event goes on (about a second later).
-	await store.settle();
+	const keys = keyed.map((item) => item.json.eventKey as string);
+	const wait = await crossProcessWait(context);
+	let handled: Set<string>;
+	if (wait === undefined) {
+		// One n8n process: its store calls are serialized, nothing can write over the record.
+		handled = new Set(await store.record(keys));
+	} else {
+		const claim = await store.claim(keys, wait);
+		if (claim.unresolved.length > 0) {
+			throw new NodeOperationError(context.getNode(), `Not passed on: n8n could not make sure that only this run handles the event (${claim.why})`, {
+				description: 'Nothing after the trigger ran for it. Retry this execution: the event goes on then, unless another run handled it meanwhile.',
+			});
+		}
+		handled = new Set(claim.theirs);
+	}
 	return items.filter((item) => typeof item.json.eventKey !== 'string' || !handled.has(item.json.eventKey));
 }

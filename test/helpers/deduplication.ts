@@ -107,6 +107,12 @@ export function processedValues(workflowId: string, nodeId: string): string[] {
 	return [...(rows.get(`${workflowId}|n:${nodeId}`) ?? [])];
 }
 
+/** Replaces one node's row, as another process's stale write does. */
+export function rewriteRow(workflowId: string, nodeId: string, change: (row: string[]) => string[]): void {
+	const key = `${workflowId}|n:${nodeId}`;
+	rows.set(key, change([...(rows.get(key) ?? [])]));
+}
+
 /** Drops the oldest `count` values of one node's row, as n8n does beyond `maxEntries`. */
 export function dropOldest(workflowId: string, nodeId: string, count: number): void {
 	rows.get(`${workflowId}|n:${nodeId}`)?.splice(0, count);

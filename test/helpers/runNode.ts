@@ -91,6 +91,9 @@ export interface TestCredentials {
 	webhookSecret?: string;
 	/** The credential's "Timeout (Seconds)"; the node uses 60 when absent. */
 	timeout?: number;
+	/** The credential's "Queue Mode (Several n8n Processes)" and "Claim Wait (Ms)". */
+	queueMode?: boolean;
+	claimWaitMs?: number;
 }
 
 export interface RunOptions {

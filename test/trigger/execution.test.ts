@@ -9,7 +9,8 @@ import type { IDataObject, INode, INodeType, INodeTypes, IRun, IVersionedNodeTyp
 import { createRunExecutionData, NodeConnectionTypes, Workflow } from 'n8n-workflow';
 
 import { WalletPaymentsTrigger } from '../../nodes/WalletPaymentsTrigger/WalletPaymentsTrigger.node';
-import { additionalDataFor } from '../helpers/runNode';
+import { afterRecordCall, rewriteRow } from '../helpers/deduplication';
+import { additionalDataFor, type TestCredentials } from '../helpers/runNode';
 import { CREDENTIALS, outputFor, payoutEvent, TRIGGER_TYPE } from './support';
 
 const AFTER = 'After the trigger';
@@ -51,7 +52,12 @@ let counter = 0;
 /** One run of "trigger → count" with the trigger's output as the webhook gave it. */
 async function runEvent(
 	events: IDataObject[],
-	{ mode = 'webhook', options = {}, workflowId = 'wf-events' }: { mode?: WorkflowExecuteMode; options?: IDataObject; workflowId?: string } = {},
+	{
+		mode = 'webhook',
+		options = {},
+		workflowId = 'wf-events',
+		credentials = CREDENTIALS,
+	}: { mode?: WorkflowExecuteMode; options?: IDataObject; workflowId?: string; credentials?: TestCredentials } = {},
 ): Promise<{ triggerOutput: IDataObject[]; reached: number }> {
 	const trigger: INode = {
 		id: 'trigger-node',
@@ -82,10 +88,11 @@ async function runEvent(
 	const runData = createRunExecutionData({
 		executionData: { nodeExecutionStack: [{ node: trigger, data: { main: [events.map((json) => ({ json }))] }, source: null }] },
 	});
-	await new WorkflowExecute(additionalDataFor(CREDENTIALS, hooks, executionId), mode, runData).processRunExecutionData(workflow);
+	await new WorkflowExecute(additionalDataFor(credentials, hooks, executionId), mode, runData).processRunExecutionData(workflow);
 	const run = await finished;
 	const output = run.data.resultData.runData['Wallet Payments Trigger']?.[0];
 	if (output?.error) throw output.error;
+	if (run.data.resultData.error) throw run.data.resultData.error;
 	return {
 		triggerOutput: (output?.data?.main[0] ?? []).map((item) => item.json),
 		reached: CountingNode.seen.length - seenBefore,
@@ -122,4 +129,35 @@ test('events without a key, runs from the editor’s test URL, and a window of 0
 	expect((await runEvent([event('tx_4')], { mode: 'manual' })).reached).toBe(1);
 	expect((await runEvent([event('tx_4')], { options: { dedupeWindow: 0 } })).reached).toBe(1);
 	expect((await runEvent([event('tx_4')])).reached).toBe(0);
+});
+
+describe('queue mode (the credential says so): the record is a claim that waits, then checks it held', () => {
+	const QUEUE = { ...CREDENTIALS, queueMode: true, claimWaitMs: 200 };
+
+	test('a new event goes on after the claim wait; a repeat stops at once', async () => {
+		const started = Date.now();
+		expect((await runEvent([event('tx_q1')], { credentials: QUEUE })).reached).toBe(1);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+		expect((await runEvent([event('tx_q1')], { credentials: QUEUE })).reached).toBe(0);
+	});
+
+	test('another process claimed the event at the same moment and its write dropped this one: this run stops at the trigger', async () => {
+		// The other worker read the row before this run's claim wrote it and wrote back its own claim
+		// of the same event: this run's token is gone, the event's key is there.
+		afterRecordCall(1, () => rewriteRow('wf-events', 'trigger-node', (row) => row.filter((value) => !value.startsWith('n8n-claim:'))));
+		expect((await runEvent([event('tx_q2')], { credentials: QUEUE })).reached).toBe(0);
+	});
+
+	test('a claim that keeps being written over fails the run at the trigger, saying why; a Retry lets the event go on', async () => {
+		let lost = 0;
+		const loseTheWrite = (): void => {
+			rewriteRow('wf-events', 'trigger-node', () => []);
+			if (++lost < 6) afterRecordCall(1, loseTheWrite);
+		};
+		afterRecordCall(1, loseTheWrite);
+		await expect(runEvent([event('tx_q3')], { credentials: QUEUE })).rejects.toMatchObject({
+			message: "Not passed on: n8n could not make sure that only this run handles the event (another n8n process's store call wrote over this claim 3 time(s))",
+		});
+		expect((await runEvent([event('tx_q3')], { credentials: QUEUE })).reached).toBe(1);
+	});
 });

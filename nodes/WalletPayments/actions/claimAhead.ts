@@ -9,7 +9,8 @@
  * share below STORE_MS_PER_ITEM per item. "Slow" is the fastest of the last SLOW_CALLS calls
  * reaching SLOW_CALL_MS: a large row makes every call slow, a busy database only some of them.
  * A window is also at most a RUN_SHARE-th of the run (never less than Items per Batch), so a
- * small run keeps small windows whatever its store calls cost. A window is recorded when its
+ * small run keeps small windows whatever its store calls cost. In queue mode every window's claim
+ * waits (the claim wait, ProcessedStore.claim), so windows are that largest size from the start. A window is recorded when its
  * first item is about to be sent, not earlier, so that few items are recorded and not yet sent
  * at any moment. Items claimed but never sent (the run stopped on a failed item) are freed at the
  * end; if n8n dies mid-run, they stay recorded, and a Retry reports them (at most the last window
@@ -77,7 +78,10 @@ export function claimAhead(keys: ItemKeys, items: PreparedItem[], inFlight: numb
 	};
 	// Only calls that are all slow (a large row) make windows larger: a database's round trip, or
 	// a moment of load, does not.
+	/** Queue mode: each window's claim waits (ProcessedStore.claim), so windows are the largest. */
+	let crossProcess = false;
 	const windowSize = () => {
+		if (crossProcess) return largestWindow;
 		const slowest = callMs.length < SLOW_CALLS ? 0 : Math.min(...callMs);
 		if (slowest < SLOW_CALL_MS) return inFlight;
 		return Math.min(largestWindow, Math.max(inFlight, Math.ceil(slowest / STORE_MS_PER_ITEM)));
@@ -114,6 +118,7 @@ export function claimAhead(keys: ItemKeys, items: PreparedItem[], inFlight: numb
 				const result = await claimInOrder([position]);
 				return result.get(items[position].key)!;
 			}
+			if (claimedUpTo <= position) crossProcess = (await keys.crossWait()) !== undefined;
 			while (claimedUpTo <= position) claimNextWindow();
 			return await claims.get(position)!;
 		},

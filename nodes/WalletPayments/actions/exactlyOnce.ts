@@ -20,7 +20,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { processedStore } from '../../shared/processedStore';
+import { claimToken, processedStore } from '../../shared/processedStore';
+import { crossProcessWait } from '../../shared/queueMode';
 import { derivedKey, doneOnceKey, optionalKey, referenceFromKey } from '../helpers/idempotency';
 import type { WaitSettings } from '../helpers/settlement';
 import { optionalText } from '../helpers/validation';
@@ -77,14 +78,20 @@ export const KEYS_REMEMBERED = 620_000;
 export const MAX_RUN_ITEMS = KEYS_REMEMBERED / 4;
 const acceptedMarker = (key: string) => `${key}#accepted`;
 
-/** What an earlier send of a recorded key saw: an answer with success, or no clear answer. */
-export type Claim = 'new' | 'accepted' | 'unknown';
+/**
+ * What an earlier send of a recorded key saw: an answer with success, or no clear answer; or
+ * `concurrent`: another run in another n8n process claimed it at the same moment (queue mode).
+ */
+export type Claim = 'new' | 'accepted' | 'unknown' | 'concurrent';
 
 /**
  * The store's oldest records were dropped while this run was being sent: what it found new from
  * then on may have been sent by the run it repeats, so it sends nothing more.
  */
 export class RecordsLost extends Error {}
+
+/** Queue mode: a claim of keys could not be made sure of (ProcessedStore.claim): nothing more is sent. */
+export class ClaimNotHeld extends Error {}
 
 /**
  * The item keys of this node in n8n's store. Every call records many keys at once (one read and
@@ -98,11 +105,19 @@ export class RecordsLost extends Error {}
  */
 export function itemKeys(context: IExecuteFunctions, runMark?: string) {
 	const store = processedStore(context, KEYS_REMEMBERED);
+	let waitSetting: Promise<number | undefined> | undefined;
+	/** The claim wait when several n8n processes share the store (queue mode), else undefined. */
+	const crossWait = async () => await (waitSetting ??= crossProcessWait(context));
 	const toMarkAccepted = new Set<string>();
 	const toForget = new Set<string>();
 	/** Every record this run made or found (keys and markers), less those it removed. */
 	const kept = new Set<string>();
 	let markHeld = false;
+	const forget = (key: string) => {
+		toMarkAccepted.delete(acceptedMarker(key));
+		toForget.add(key);
+		toForget.add(acceptedMarker(key));
+	};
 	const forgetNow = async () => {
 		if (toForget.size === 0) return;
 		const values = [...toForget];
@@ -110,11 +125,11 @@ export function itemKeys(context: IExecuteFunctions, runMark?: string) {
 		for (const value of values) kept.delete(value);
 		await store.remove(values);
 	};
-	const recordWith = async (keys: string[]) => {
+	const recordWith = async (keys: string[], token?: string) => {
 		const marks = [...toMarkAccepted];
 		toMarkAccepted.clear();
 		// The mark first: in the first call of a run, it goes into the row before the keys.
-		const found = new Set(await store.record([...(runMark ? [runMark] : []), ...keys, ...marks]));
+		const found = new Set(await store.record([...(runMark ? [runMark] : []), ...keys, ...marks, ...(token ? [token] : [])]));
 		for (const value of [...keys, ...marks]) kept.add(value);
 		if (runMark !== undefined) {
 			if (markHeld && !found.has(runMark)) {
@@ -132,10 +147,15 @@ export function itemKeys(context: IExecuteFunctions, runMark?: string) {
 		 * Records the keys (the items about to be sent); returns what each one is: new, or recorded
 		 * before with what its send saw. Keys in `resend` (Allow Resend) forget what they saw.
 		 */
-		claim: async (keys: string[], resend: ReadonlySet<string>): Promise<Map<string, Claim>> =>
-			await store.atomically(async () => {
+		claim: async (keys: string[], resend: ReadonlySet<string>): Promise<Map<string, Claim>> => {
+			const wait = await crossWait();
+			const token = wait === undefined || keys.length === 0 ? undefined : claimToken();
+			let callMs = 0;
+			const claims = await store.atomically(async () => {
 				await forgetNow();
-				const found = await recordWith(keys);
+				const start = Date.now();
+				const found = await recordWith(keys, token);
+				callMs = Date.now() - start;
 				const claims = new Map<string, Claim>(keys.map((key) => [key, found.has(key) ? 'unknown' : 'new']));
 				const again = keys.filter((key) => found.has(key));
 				const asked = again.filter((key) => !resend.has(key)).map(acceptedMarker);
@@ -149,24 +169,38 @@ export function itemKeys(context: IExecuteFunctions, runMark?: string) {
 				for (const key of again) if (resend.has(key)) toForget.add(acceptedMarker(key));
 				await forgetNow();
 				return claims;
-			}),
+			});
+			const fresh = keys.filter((key) => claims.get(key) === 'new');
+			if (wait === undefined || token === undefined || fresh.length === 0) return claims;
+			// Queue mode: the keys found new are this run's only if the write held (outside the lock:
+			// other executions of this process go on meanwhile).
+			const held = await store.confirm(token, fresh, wait, callMs);
+			for (const key of held.theirs) claims.set(key, 'concurrent');
+			if (held.unresolved.length > 0) {
+				for (const key of held.ours) forget(key);
+				for (const key of held.unresolved) kept.delete(key);
+				throw new ClaimNotHeld(`n8n could not make sure that no other run records these items at the same moment: ${held.why ?? 'unknown'}`);
+			}
+			return claims;
+		},
 		/** The service accepted the item (recorded with the next store call). */
 		accepted: (key: string) => {
 			toMarkAccepted.add(acceptedMarker(key));
 		},
 		/** The item was refused, or never sent: its record goes (with the next store call). */
-		release: (key: string) => {
-			toMarkAccepted.delete(acceptedMarker(key));
-			toForget.add(key);
-			toForget.add(acceptedMarker(key));
-		},
+		release: forget,
+		/** The claim wait when other n8n processes share the store (queue mode), else undefined. */
+		crossWait,
 		/** Writes what is still to be written. */
 		flush: async () =>
 			await store.atomically(async () => {
 				await forgetNow();
 				if (toMarkAccepted.size > 0) await recordWith([]);
 			}),
-		settle: async () => await store.settle(),
+		/** Checks every record held (only needed where other processes write the store). */
+		settle: async () => {
+			if ((await crossWait()) !== undefined) await store.settle();
+		},
 	};
 }
 
@@ -251,10 +285,12 @@ async function afterFailure(context: IExecuteFunctions, keys: ItemKeys, item: Pr
 async function sendClaimed(context: IExecuteFunctions, keys: ItemKeys, item: PreparedItem, claim: Claim, onSend: () => void): Promise<IDataObject> {
 	if (claim !== 'new' && !item.allowResend) {
 		const message =
-			claim === 'accepted'
+			claim === 'concurrent'
+				? `Not sent: another run of this node (in another n8n process) recorded this item at the same moment and sends it. ${RESEND_HOW}`
+				: claim === 'accepted'
 				? `Not sent again: an earlier run of this node already sent this item and the service accepted it. ${RESEND_HOW}`
 				: 'Not sent again: an earlier run of this node sent this item but got no clear answer (a timeout, an HTTP 5xx, or the run was stopped), so it may have been carried out. Check with Transaction → Get or in the service’s dashboard; only if it was not, run it again with Duplicate Protection → Allow Resend.';
-		return alreadySubmitted(item, { sent: false, outcome: claim, message }, await existingRecord(context, item));
+		return alreadySubmitted(item, { sent: false, outcome: claim === 'concurrent' ? 'unknown' : claim, message }, await existingRecord(context, item));
 	}
 	onSend();
 	let data: IDataObject;

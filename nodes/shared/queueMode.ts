@@ -1,0 +1,24 @@
+/**
+ * Whether several n8n processes share this workflow's records (queue mode: workers, several
+ * webhook processors or mains), from the Wallet Payments credential. n8n tells a node nothing
+ * about how it is deployed, so the user says it. In one process every store call of this package
+ * is serialized (processedStore.ts) and nothing waits; across processes a record is a claim that
+ * waits, then checks it held (ProcessedStore.claim).
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+/**
+ * The claim wait's default, in ms: twice a store call's read-to-write bound of 1 s. Measured in
+ * queue mode (2 workers, 50 runs at once, README "Running in queue mode"): a far smaller p99.9.
+ */
+export const DEFAULT_CLAIM_WAIT_MS = 2000;
+/** Below this a claim wait cannot cover a database round trip: not accepted. */
+export const MIN_CLAIM_WAIT_MS = 100;
+
+/** The claim wait in ms when several n8n processes share the records; undefined in one process. */
+export async function crossProcessWait(context: IExecuteFunctions): Promise<number | undefined> {
+	const credentials = await context.getCredentials('walletPaymentsApi');
+	if (credentials.queueMode !== true) return undefined;
+	const wait = Number(credentials.claimWaitMs ?? DEFAULT_CLAIM_WAIT_MS);
+	return Number.isFinite(wait) ? Math.max(MIN_CLAIM_WAIT_MS, Math.floor(wait)) : DEFAULT_CLAIM_WAIT_MS;
+}
