@@ -1,6 +1,6 @@
 /**
- * The queue-mode suite (test/queue/): n8n 2.41.1 in queue mode (a main, two workers, a webhook
- * processor) on PostgreSQL and Redis, all started by globalSetup and the test files. `npm run
+ * The queue-mode suite (test/queue/): n8n 2.41.1 in queue mode (a main, two workers, two webhook
+ * processors) on PostgreSQL and Redis, all started by globalSetup and the test files. `npm run
  * test:queue`. It runs two e2e files unchanged on that cluster (test/e2e/support/e2e.ts makes a
  * queue-mode n8n when WALLET_QUEUE_MODE is set) and its own files (*.queue.test.ts).
  */
@@ -18,7 +18,7 @@ module.exports = {
 	},
 	globalSetup: '<rootDir>/test/queue/support/globalSetup.ts',
 	globalTeardown: '<rootDir>/test/queue/support/globalTeardown.ts',
-	// One cluster at a time (four n8n processes each), on 2 cores.
+	// One cluster at a time (five n8n processes each), on 2 cores.
 	maxWorkers: 1,
 	testTimeout: 600000,
 	slowTestThreshold: 120,

@@ -35,6 +35,15 @@ const SETTLE_ROUNDS = 20;
 
 let queue: Promise<unknown> = Promise.resolve();
 
+/**
+ * The rows (workflow and node) this process has made a store call on. The first call of an n8n
+ * process takes far longer than the others (measured in queue mode: over 2 s on a cold worker),
+ * too long for a claim: a claim's first call on a row is made after a warm-up call.
+ */
+const warmRows = new Set<string>();
+/** The value the warm-up call records (once per row). */
+export const WARM_UP_VALUE = 'n8n-store-warm-up';
+
 function oneAtATime<T>(task: () => Promise<T>): Promise<T> {
 	const run = queue.then(task, task);
 	queue = run.catch(() => undefined);
@@ -107,6 +116,8 @@ export interface ProcessedStore {
 	 * call took `callMs`.
 	 */
 	confirm(token: string, values: string[], waitMs: number, callMs: number): Promise<ClaimResult>;
+	/** Makes this process's first store call on the row, if not made yet (before a claim's first write). */
+	warmUp(): Promise<void>;
 	/** Runs several store calls with nothing from another execution in between. */
 	atomically<T>(task: () => Promise<T>): Promise<T>;
 	/**
@@ -189,6 +200,13 @@ export function processedStore(context: IExecuteFunctions, maxEntries: number): 
 	 * already made by the caller (with its own values), with this token, taking this long; its
 	 * `values` are the ones that call found new.
 	 */
+	const rowKey = `${context.getWorkflow().id ?? ''}:${context.getNode().id}`;
+	const warmUp = async () => {
+		if (warmRows.has(rowKey)) return;
+		await guarded(async () => await rawRecord([WARM_UP_VALUE]));
+		warmRows.add(rowKey);
+	};
+
 	const claimRounds = async (values: string[], waitMs: number, started?: { token: string; callMs: number }): Promise<ClaimResult> => {
 		const result: ClaimResult = { ours: [], theirs: [], unresolved: [] };
 		let pending = [...new Set(values)];
@@ -232,7 +250,11 @@ export function processedStore(context: IExecuteFunctions, maxEntries: number): 
 	};
 
 	return {
-		claim: async (values, waitMs) => await claimRounds(values, waitMs),
+		warmUp,
+		claim: async (values, waitMs) => {
+			await warmUp();
+			return await claimRounds(values, waitMs);
+		},
 		confirm: async (token, values, waitMs, callMs) => await claimRounds(values, waitMs, { token, callMs }),
 		record: async (values) => await guarded(async () => await recordAndCheck(values)),
 		remove: async (values) =>

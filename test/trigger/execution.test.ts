@@ -141,7 +141,11 @@ describe('queue mode (the credential says so): the record is a claim that waits,
 		expect((await runEvent([event('tx_q1')], { credentials: QUEUE })).reached).toBe(0);
 	});
 
+	/** This process's first store call on the trigger's row is a warm-up: made by a first event. */
+	const warmUp = async () => void (await runEvent([event(`tx_warm_${Math.random()}`)], { credentials: QUEUE }));
+
 	test('another process claimed the event at the same moment and its write dropped this one: this run stops at the trigger', async () => {
+		await warmUp();
 		// The other worker read the row before this run's claim wrote it and wrote back its own claim
 		// of the same event: this run's token is gone, the event's key is there.
 		afterRecordCall(1, () => rewriteRow('wf-events', 'trigger-node', (row) => row.filter((value) => !value.startsWith('n8n-claim:'))));
@@ -149,6 +153,7 @@ describe('queue mode (the credential says so): the record is a claim that waits,
 	});
 
 	test('a claim that keeps being written over fails the run at the trigger, saying why; a Retry lets the event go on', async () => {
+		await warmUp();
 		let lost = 0;
 		const loseTheWrite = (): void => {
 			rewriteRow('wf-events', 'trigger-node', () => []);

@@ -150,6 +150,7 @@ export function itemKeys(context: IExecuteFunctions, runMark?: string) {
 		claim: async (keys: string[], resend: ReadonlySet<string>): Promise<Map<string, Claim>> => {
 			const wait = await crossWait();
 			const token = wait === undefined || keys.length === 0 ? undefined : claimToken();
+			if (token !== undefined) await store.warmUp();
 			let callMs = 0;
 			const claims = await store.atomically(async () => {
 				await forgetNow();

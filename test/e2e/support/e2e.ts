@@ -14,8 +14,8 @@ export interface Stack {
 
 /**
  * A single `n8n start` (the e2e suite), or, when WALLET_QUEUE_MODE is set (the queue-mode suite,
- * jest.queue.config.js), n8n in queue mode behind the same interface: a main, two workers and a
- * webhook processor on PostgreSQL and Redis (test/queue/support/cluster.ts). The e2e files that
+ * jest.queue.config.js), n8n in queue mode behind the same interface: a main, two workers and two
+ * webhook processors on PostgreSQL and Redis (test/queue/support/cluster.ts). The e2e files that
  * the queue suite runs are the same files, unchanged.
  */
 export async function createN8n(options: N8nOptions = {}): Promise<N8n> {
@@ -41,6 +41,8 @@ export async function startStack(
 			apiKey: sandbox.apiKey,
 			baseUrl: sandbox.url,
 			webhookSecret: sandboxOptions.webhook?.secret ?? 'whsec_sandbox',
+			// Queue mode, as the README says to set it there: claims across processes.
+			...(process.env.WALLET_QUEUE_MODE ? { queueMode: true } : {}),
 		});
 		return { sandbox, n8n };
 	} catch (error) {

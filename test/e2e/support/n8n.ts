@@ -38,6 +38,9 @@ export interface WalletCredentialData {
 	apiKey: string;
 	baseUrl: string;
 	webhookSecret?: string;
+	/** The credential's Queue Mode (Several n8n Processes) and its Claim Wait (ms). */
+	queueMode?: boolean;
+	claimWaitMs?: number;
 }
 
 export interface CliResult {

@@ -1,23 +1,23 @@
 /**
  * n8n 2.x in queue mode, as a self-hosting team runs it, in place of the e2e suite's single
- * `n8n start`: one main (`n8n start`, EXECUTIONS_MODE=queue), two workers (`n8n worker`) and one
- * webhook processor (`n8n webhook`), on one PostgreSQL database and one Redis (started by
+ * `n8n start`: one main (`n8n start`, EXECUTIONS_MODE=queue), two workers (`n8n worker`) and two
+ * webhook processors (`n8n webhook`), on one PostgreSQL database and one Redis (started by
  * globalSetup), sharing one user folder (the package installed once, the way n8n installs a
  * community package) and one encryption key.
  *
  * `QueueN8n` is an `N8n` (test/e2e/support/n8n.ts), so the e2e test files run unchanged on it
  * (`startStack` makes one when WALLET_QUEUE_MODE is set):
  *  - `baseUrl` is a small reverse proxy, the load balancer of a real set-up: `/webhook/…` and
- *    `/webhook-waiting/…` go to the webhook processor, everything else to the main (which is started
+ *    `/webhook-waiting/…` go to the webhook processors in turn (round robin), everything else to the main (which is started
  *    with N8N_DISABLE_PRODUCTION_MAIN_PROCESS=true, so it serves no production webhook itself);
  *  - `execute(id)` runs the workflow the way the editor's "Execute workflow" does
  *    (`POST /rest/workflows/<id>/run`), with OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true, so the run
  *    happens on a worker (`n8n execute` would run it in its own process), and checks that a worker
  *    ran it;
- *  - `start()` starts all four processes, `stop()` stops them; `publishWorkflow` while running
+ *  - `start()` starts all five processes, `stop()` stops them; `publishWorkflow` while running
  *    publishes through the public API (a CLI publish takes effect only at the next start).
  *
- * Which process ran an execution is read from n8n's own log lines: the main or the webhook
+ * Which process ran an execution is read from n8n's own log lines: the main or a webhook
  * processor logs `Enqueued execution <id> (job <n>)`, the worker that takes it
  * `Worker started execution <id> (job <n>)`.
  */
@@ -82,7 +82,7 @@ export function queueEnv(services: QueueServices, database: string, prefix: stri
 		QUEUE_BULL_PREFIX: prefix,
 		// "Execute workflow" in the editor runs on a worker too (n8n 3 will always do so).
 		OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
-		// Production webhooks are served by the webhook processor only.
+		// Production webhooks are served by the webhook processors only.
 		N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',
 		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '5',
 	};
@@ -90,9 +90,12 @@ export function queueEnv(services: QueueServices, database: string, prefix: stri
 
 const ENQUEUED = /Enqueued execution (\d+) \(job/g;
 const WORKER_STARTED = /Worker started execution (\d+) \(job/g;
+const STORE_CALL = /wallet-payments store call (\d+) ms/;
 
 export interface QueueN8nOptions extends N8nOptions {
 	workers?: number;
+	/** Webhook processors behind the load balancer (the proxy), default 2. */
+	webhookProcessors?: number;
 	/** Every process is stopped after this long, whatever happens (default 40 minutes). */
 	maxLifetimeMs?: number;
 }
@@ -104,7 +107,7 @@ export class QueueN8n extends N8n {
 	processes: ClusterProcess[] = [];
 	/** Execution id → the worker (name) that ran it, from the workers' logs. */
 	readonly ranOn = new Map<string, string>();
-	/** Execution ids the main or the webhook processor enqueued, from their logs. */
+	/** Execution ids the main or a webhook processor enqueued, from their logs. */
 	readonly enqueued = new Map<string, string>();
 	private proxy?: http.Server;
 	private maxLifetimeMs = 40 * 60 * 1000;
@@ -122,11 +125,12 @@ export class QueueN8n extends N8n {
 		n8n.prefix = `bull${suffix}`;
 		psql(services.postgresPort, 'postgres', `CREATE DATABASE ${n8n.database} TEMPLATE ${services.templateDatabase}`);
 		const workers = options.workers ?? 2;
-		const ports = await freePorts(3 + workers * 2);
+		const webhookProcessors = options.webhookProcessors ?? 2;
+		const ports = await freePorts(2 + webhookProcessors * 2 + workers * 2);
 		let next = 0;
 		const take = () => ports[next++];
 		n8n.processes.push({ name: 'main', role: 'main', port: take(), brokerPort: take(), log: '' });
-		n8n.processes.push({ name: 'webhook', role: 'webhook', port: take(), brokerPort: n8n.brokerPort, log: '' });
+		for (let i = 1; i <= webhookProcessors; i++) n8n.processes.push({ name: `webhook${i}`, role: 'webhook', port: take(), brokerPort: take(), log: '' });
 		for (let i = 1; i <= workers; i++) n8n.processes.push({ name: `worker${i}`, role: 'worker', port: take(), brokerPort: take(), log: '' });
 		return n8n;
 	}
@@ -135,17 +139,42 @@ export class QueueN8n extends N8n {
 		return this.processes[0];
 	}
 
+	/** The first webhook processor. */
 	get webhookProcessor(): ClusterProcess {
-		return this.processes.find((p) => p.role === 'webhook')!;
+		return this.webhookProcessors[0];
+	}
+
+	get webhookProcessors(): ClusterProcess[] {
+		return this.processes.filter((p) => p.role === 'webhook');
 	}
 
 	get workers(): ClusterProcess[] {
 		return this.processes.filter((p) => p.role === 'worker');
 	}
 
-	/** The webhook processor itself (no proxy in between). */
+	/**
+	 * Where production webhooks are called: the load balancer (the proxy), which sends each
+	 * request to the next webhook processor in turn, as a round-robin load balancer does.
+	 */
 	get webhookBaseUrl(): string {
-		return `http://127.0.0.1:${this.webhookProcessor.port}`;
+		return this.baseUrl;
+	}
+
+	/** Each webhook processor itself (no proxy in between). */
+	get webhookProcessorUrls(): string[] {
+		return this.webhookProcessors.map((p) => `http://127.0.0.1:${p.port}`);
+	}
+
+	private nextWebhookProcessor = 0;
+
+	/** The next running webhook processor, in turn. */
+	private webhookTarget(): ClusterProcess {
+		const all = this.webhookProcessors;
+		for (let tried = 0; tried < all.length; tried++) {
+			const proc = all[this.nextWebhookProcessor++ % all.length];
+			if (this.alive(proc)) return proc;
+		}
+		return all[0];
 	}
 
 	override env(): NodeJS.ProcessEnv {
@@ -169,7 +198,7 @@ export class QueueN8n extends N8n {
 		return this.processes.length > 0 && this.alive(this.main);
 	}
 
-	/** The main's and the webhook processor's recent output. */
+	/** Every process's recent output. */
 	override get log(): string {
 		return this.processes.map((p) => `--- ${p.name} ---\n${p.log.slice(-6000)}`).join('\n');
 	}
@@ -179,7 +208,7 @@ export class QueueN8n extends N8n {
 		const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 		const server = http.createServer((req, res) => {
 			const url = req.url ?? '/';
-			const target = /^\/webhook(-waiting)?\//.test(url) ? this.webhookProcessor : this.main;
+			const target = /^\/webhook(-waiting)?\//.test(url) ? this.webhookTarget() : this.main;
 			const upstream = http.request(
 				{ host: '127.0.0.1', port: target.port, method: req.method, path: url, headers: req.headers, agent },
 				(answer) => {
@@ -249,7 +278,15 @@ export class QueueN8n extends N8n {
 		throw new Error(`n8n ${command} (${proc.name}) was not ready within ${timeoutMs} ms:\n${proc.log.slice(-8000)}`);
 	}
 
+	/**
+	 * How long each of the package's store calls took on the workers, from its debug log line
+	 * (N8N_LOG_LEVEL=debug): the bound of a call's read-to-write that the claim wait assumes.
+	 */
+	readonly storeCallMs: number[] = [];
+
 	private readLogLine(proc: ClusterProcess, line: string): void {
+		const storeCall = STORE_CALL.exec(line);
+		if (storeCall && proc.role === 'worker') this.storeCallMs.push(Number(storeCall[1]));
 		const pattern = proc.role === 'worker' ? WORKER_STARTED : ENQUEUED;
 		pattern.lastIndex = 0;
 		for (const match of line.matchAll(pattern)) {
@@ -281,7 +318,7 @@ export class QueueN8n extends N8n {
 		return pid;
 	}
 
-	/** The main first (it owns activation), then the webhook processor and the workers together. */
+	/** The main first (it owns activation), then the webhook processors and the workers together. */
 	override async start(): Promise<void> {
 		await this.startProxy();
 		await this.startProcess(this.main);
@@ -301,12 +338,15 @@ export class QueueN8n extends N8n {
 	}
 
 	/**
-	 * Waits until the webhook processor serves `/webhook/<path>` (CORS preflight, which starts no
+	 * Waits until every webhook processor serves `/webhook/<path>` (CORS preflight, which starts no
 	 * execution). Right after a publish the processor answers 500 "The requested webhook … is not
 	 * registered" (a single `n8n start` answers 404) until it has the webhook: both mean "not yet".
 	 */
 	override async waitForWebhook(webhookPath: string, method = 'POST', timeoutMs = 30000): Promise<void> {
-		const url = `${this.webhookBaseUrl}/webhook/${webhookPath}`;
+		for (const base of this.webhookProcessorUrls) await this.waitForWebhookAt(`${base}/webhook/${webhookPath}`, method, timeoutMs);
+	}
+
+	private async waitForWebhookAt(url: string, method: string, timeoutMs: number): Promise<void> {
 		const deadline = Date.now() + timeoutMs;
 		let last = '';
 		while (Date.now() < deadline) {

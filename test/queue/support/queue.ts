@@ -1,11 +1,12 @@
 /** What the queue-mode test files share: their cluster, webhook workflows, counts and results. */
 import * as fs from 'fs';
+import * as net from 'net';
 import * as path from 'path';
 
 import type { Sandbox, SandboxOptions } from '../../sandbox';
 import { executionsOf, sandboxApi, startStack, type ApiExecution } from '../../e2e/support/e2e';
 import { REPO_ROOT } from '../../e2e/support/install';
-import type { WorkflowJson } from '../../e2e/support/n8n';
+import type { N8nOptions, WorkflowJson } from '../../e2e/support/n8n';
 import { node, type WorkflowNode } from '../../e2e/support/workflow';
 import { QueueN8n } from './cluster';
 import { psql } from './services';
@@ -17,9 +18,9 @@ export interface QueueStack {
 	n8n: QueueN8n;
 }
 
-/** The sandbox and a queue-mode n8n (main, two workers, webhook processor), not yet started. */
-export async function startQueueStack(sandboxOptions: SandboxOptions = {}): Promise<QueueStack> {
-	const stack = await startStack(sandboxOptions);
+/** The sandbox and a queue-mode n8n (main, two workers, two webhook processors), not yet started. */
+export async function startQueueStack(sandboxOptions: SandboxOptions = {}, n8nOptions: N8nOptions = {}): Promise<QueueStack> {
+	const stack = await startStack(sandboxOptions, n8nOptions);
 	if (!(stack.n8n instanceof QueueN8n)) throw new Error('Not in queue mode: run with jest.queue.config.js');
 	return { sandbox: stack.sandbox, n8n: stack.n8n };
 }
@@ -172,3 +173,45 @@ export function recordResults(section: string, data: unknown): void {
 }
 
 export type { WorkflowJson };
+
+/**
+ * A fault between a webhook trigger's answer and the start of its run: while on, every `every`-th
+ * new execution row n8n inserts (the first step of starting a run, after the trigger's webhook()
+ * returned) fails with "wallet-e2e injected fault", so n8n answers that delivery 500 ("There was a
+ * problem executing the workflow") and no run starts. A PostgreSQL trigger on n8n's
+ * execution_entity table; the count is a sequence (not undone with the failed insert).
+ */
+export function failExecutionStarts(n8n: QueueN8n, every: number): void {
+	psql(
+		n8n.services.postgresPort,
+		n8n.database,
+		`CREATE SEQUENCE IF NOT EXISTS wallet_e2e_fault_seq;
+		CREATE OR REPLACE FUNCTION wallet_e2e_fault() RETURNS trigger AS $$
+		BEGIN
+			IF nextval('wallet_e2e_fault_seq') % ${Math.floor(every)} = 0 THEN
+				RAISE EXCEPTION 'wallet-e2e injected fault: this run was not started';
+			END IF;
+			RETURN NEW;
+		END $$ LANGUAGE plpgsql;
+		DROP TRIGGER IF EXISTS wallet_e2e_fault ON execution_entity;
+		CREATE TRIGGER wallet_e2e_fault BEFORE INSERT ON execution_entity FOR EACH ROW EXECUTE FUNCTION wallet_e2e_fault();`,
+	);
+}
+
+/** Ends failExecutionStarts. */
+export function stopFailingExecutionStarts(n8n: QueueN8n): void {
+	psql(n8n.services.postgresPort, n8n.database, 'DROP TRIGGER IF EXISTS wallet_e2e_fault ON execution_entity;');
+}
+
+/** A Redis outage for `ms`: CLIENT PAUSE ALL, so every client's command waits until it ends. */
+export async function pauseRedis(port: number, ms: number): Promise<void> {
+	await new Promise<void>((resolve, reject) => {
+		const socket = net.connect(port, '127.0.0.1', () => socket.write(`CLIENT PAUSE ${Math.floor(ms)} ALL\r\n`));
+		socket.once('data', (answer) => {
+			socket.end();
+			if (answer.toString().startsWith('+OK')) resolve();
+			else reject(new Error(`CLIENT PAUSE: ${answer.toString()}`));
+		});
+		socket.once('error', reject);
+	});
+}
