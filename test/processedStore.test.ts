@@ -7,7 +7,7 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { processedStore, SETTLE_MS, WARM_UP_VALUE } from '../nodes/shared/processedStore';
+import { processedStore, SETTLE_MS } from '../nodes/shared/processedStore';
 
 const DUPLICATE_ROW = new Error('duplicate key value violates unique constraint "PK_ca04b9d8dc72de268fe07a65773"');
 
@@ -144,7 +144,7 @@ describe('processedStore.settle: records another worker wrote over are written a
  * `racyRow` plays n8n's row; the other process's calls are played between this store's calls.
  */
 describe('processedStore.claim: of two processes claiming a value at the same moment, exactly one gets it', () => {
-	const WAIT = 200;
+	const WAIT = 100;
 	/** Plays `then` right after this store's `call`-th call (1-based). */
 	function afterCall(store: ReturnType<typeof racyRow>, call: number, then: () => void) {
 		const inner = store.record.getMockImplementation()!;
@@ -165,7 +165,18 @@ describe('processedStore.claim: of two processes claiming a value at the same mo
 		const started = Date.now();
 		await expect(keys.claim(['k1', 'k2'], WAIT)).resolves.toEqual({ ours: ['k1', 'k2'], theirs: [], unresolved: [] });
 		expect(Date.now() - started).toBeGreaterThanOrEqual(WAIT - 5);
-		expect(store.calls).toEqual([[WARM_UP_VALUE], ['k1', 'k2', tokenOf(store.calls[1])], [tokenOf(store.calls[1])]]);
+		expect(store.calls).toEqual([['k1', 'k2', tokenOf(store.calls[0])], [tokenOf(store.calls[0])]]);
+	});
+
+	test('the first claim on a row in this process reads the row first (a warm-up that writes nothing), once', async () => {
+		const store = racyRow();
+		const count = jest.fn(async () => 0);
+		const ctx = context(store.record, undefined, 'claim-workflow-warm');
+		(ctx.helpers as unknown as { getProcessedDataCount: jest.Mock }).getProcessedDataCount = count;
+		await processedStore(ctx, 100).claim(['k1'], WAIT);
+		await processedStore(ctx, 100).claim(['k2'], WAIT);
+		expect(count).toHaveBeenCalledTimes(1);
+		expect(store.calls.map((values) => values.filter((value) => !value.startsWith('n8n-claim:')))).toEqual([['k1'], [], ['k2'], []]);
 	});
 
 	test('already recorded (an earlier run): theirs, and nothing is waited for', async () => {
@@ -180,26 +191,26 @@ describe('processedStore.claim: of two processes claiming a value at the same mo
 	test('the other process claimed it at the same moment and its write dropped this one: theirs', async () => {
 		const store = racyRow();
 		// The other process read the row before this claim wrote, and writes its own claim after it.
-		afterCall(store, 2, () => store.staleWrite([], 'k1'));
+		afterCall(store, 1, () => store.staleWrite([], 'k1'));
 		const keys = claimStore(store);
 		const claim = await keys.claim(['k1'], WAIT);
 		expect(claim).toMatchObject({ ours: [], theirs: ['k1'], unresolved: [] });
-		// Warm-up; attempt 1 written, its token found gone after the wait; attempt 2 finds the other's.
-		expect(store.calls).toHaveLength(4);
+		// Attempt 1 written, its token found gone after the wait, attempt 2 finds the other's record.
+		expect(store.calls).toHaveLength(3);
 	});
 
 	test('an unrelated call wrote over this claim: the value is nobody’s, claimed again, and ours then', async () => {
 		const store = racyRow();
-		afterCall(store, 2, () => store.staleWrite([], 'other-node-value'));
+		afterCall(store, 1, () => store.staleWrite([], 'other-node-value'));
 		const keys = claimStore(store);
 		const claim = await keys.claim(['k1'], WAIT);
 		expect(claim).toMatchObject({ ours: ['k1'], theirs: [], unresolved: [] });
 		expect(claim.why).toMatch(/wrote over this claim 1 time/);
-		expect(store.calls).toHaveLength(5);
+		expect(store.calls).toHaveLength(4);
 		expect(store.row()).toContain('k1');
 	});
 
-	test('written over at every attempt: unresolved after 3, and settle does not write it back', async () => {
+	test('written over at every attempt: unresolved after CLAIM_ROUNDS (6), and settle does not write it back', async () => {
 		const store = racyRow();
 		const inner = store.record.getMockImplementation()!;
 		store.record.mockImplementation(async (values: string[]) => {
@@ -210,7 +221,7 @@ describe('processedStore.claim: of two processes claiming a value at the same mo
 		const keys = claimStore(store);
 		const claim = await keys.claim(['k1'], WAIT);
 		expect(claim).toMatchObject({ ours: [], theirs: [], unresolved: ['k1'] });
-		expect(claim.why).toMatch(/wrote over this claim 3 time/);
+		expect(claim.why).toMatch(/wrote over this claim 6 time/);
 		const calls = store.calls.length;
 		await keys.settle();
 		expect(store.calls).toHaveLength(calls);
@@ -220,13 +231,12 @@ describe('processedStore.claim: of two processes claiming a value at the same mo
 		const store = racyRow();
 		const inner = store.record.getMockImplementation()!;
 		store.record.mockImplementation(async (values: string[]) => {
-			// Slow after the warm-up (a process's first call is slow anyway, and made before the claim).
-			if (store.calls.length > 0) await new Promise((resolve) => setTimeout(resolve, WAIT / 2 + 10));
+			await new Promise((resolve) => setTimeout(resolve, WAIT / 2 + 10));
 			return await inner(values);
 		});
 		const keys = claimStore(store);
 		const claim = await keys.claim(['k1'], WAIT);
 		expect(claim).toMatchObject({ ours: [], theirs: [], unresolved: ['k1'] });
-		expect(claim.why).toMatch(/took \d+ ms, more than half the claim wait \(200 ms\)/);
+		expect(claim.why).toMatch(/took \d+ ms, more than half the claim wait \(100 ms\)/);
 	});
 });

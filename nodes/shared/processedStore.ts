@@ -36,13 +36,12 @@ const SETTLE_ROUNDS = 20;
 let queue: Promise<unknown> = Promise.resolve();
 
 /**
- * The rows (workflow and node) this process has made a store call on. The first call of an n8n
- * process takes far longer than the others (measured in queue mode: over 2 s on a cold worker),
- * too long for a claim: a claim's first call on a row is made after a warm-up call.
+ * The rows (workflow and node) this process has read. The first store call of an n8n process takes
+ * far longer than the others (measured in queue mode: over 2 s on a cold worker), too long for a
+ * claim, and a slow call that writes can write over another process's claim: a claim's first
+ * write on a row comes after a warm-up that only reads (the count of the row's values).
  */
 const warmRows = new Set<string>();
-/** The value the warm-up call records (once per row). */
-export const WARM_UP_VALUE = 'n8n-store-warm-up';
 
 function oneAtATime<T>(task: () => Promise<T>): Promise<T> {
 	const run = queue.then(task, task);
@@ -77,8 +76,12 @@ async function afterRowRace<T>(task: () => Promise<T>): Promise<T> {
 /** A value unique to one claim attempt (see ProcessedStore.claim). */
 export const claimToken = () => `n8n-claim:${randomUUID()}`;
 
-/** Rounds of a claim (record, wait, check) before its values are given up as unresolved. */
-const CLAIM_ROUNDS = 3;
+/**
+ * Attempts of a claim (record, wait, check) before its values are given up as unresolved. Under
+ * load an attempt is written over often (measured in queue mode: about 1 in 7 with 2 workers and
+ * 20 runs of one workflow at once), so one more attempt is cheap insurance against failing a run.
+ */
+export const CLAIM_ROUNDS = 6;
 
 /**
  * What a claim found. `ours`: recorded by this claim, and its write held through the wait, so no
@@ -203,7 +206,12 @@ export function processedStore(context: IExecuteFunctions, maxEntries: number): 
 	const rowKey = `${context.getWorkflow().id ?? ''}:${context.getNode().id}`;
 	const warmUp = async () => {
 		if (warmRows.has(rowKey)) return;
-		await guarded(async () => await rawRecord([WARM_UP_VALUE]));
+		const { getProcessedDataCount } = context.helpers;
+		if (typeof getProcessedDataCount === 'function') {
+			const start = Date.now();
+			await getProcessedDataCount.call(context.helpers, 'node', options);
+			context.logger?.debug(`wallet-payments store warm-up ${Date.now() - start} ms (read only)`);
+		}
 		warmRows.add(rowKey);
 	};
 
@@ -228,7 +236,9 @@ export function processedStore(context: IExecuteFunctions, maxEntries: number): 
 				break;
 			}
 			if (pending.length === 0) break;
-			await sleep(waitMs);
+			// Later attempts wait a little longer at random, so that two claims written over together do
+			// not keep meeting.
+			await sleep(round === 0 ? waitMs : waitMs + Math.floor(Math.random() * (waitMs / 2)));
 			const checked = await guarded(async () => await rawRecord([token]));
 			if (checked.ms * 2 >= waitMs) {
 				result.why = `one of n8n's store calls took ${checked.ms} ms, more than half the claim wait (${waitMs} ms)`;

@@ -1,6 +1,6 @@
 /**
- * The Wallet Payments Trigger's de-duplication in queue mode (issue #17, case 3): 200 distinct
- * events, each delivered 3 times at the same moment (correctly signed; 20 events = 60 requests at
+ * The Wallet Payments Trigger's de-duplication in queue mode (issue #17, case 3; issue #24): 100
+ * distinct events, each delivered 3 times at the same moment (correctly signed; 20 events = 60 requests at
  * a time, 5xx answers delivered again as a provider would) to the production URL of an active
  * workflow that pays one payee per event behind the trigger, through the load balancer, which
  * sends them to the two webhook processors in turn: the copies of one event reach both, and each
@@ -10,10 +10,11 @@
  *
  *   queue[<case>]: <executions> executions for <events> events, <n> went past the trigger, payouts …
  *
- * Then 100 new events × 3 copies while every second run n8n starts fails after the trigger saw
+ * Then 50 new events × 3 copies while every second run n8n starts fails after the trigger saw
  * its delivery (500; a fault injected into n8n's database): each delivery not answered 2xx is
  * delivered again, as a provider does, and every event must go past the trigger exactly once
- * (issue #24).
+ * (issue #24); then 20 new events × 3 copies while Redis does not answer for 8 s, delivered
+ * again when they got no answer within 5 s.
  *
  * Layer 1 (the in-process claim in webhook()) runs in each webhook processor; layer 2 (n8n's
  * database store, in the trigger's execute()) runs on the workers, against the shared PostgreSQL.
@@ -42,10 +43,10 @@ const WORKFLOW_ID = 'WalletQueueDedup';
 const WEBHOOK_ID = randomUUID();
 const SECRET = 'whsec_queue_dedupe';
 const HEADER = 'x-wallet-signature';
-const EVENTS = 200;
+const EVENTS = 100;
 const COPIES = 3;
 const WAVE = 20;
-const BURST = 100;
+const BURST = 50;
 const REDIS_EVENTS = 20;
 const REDIS_PAUSE_MS = 8000;
 

@@ -9,6 +9,7 @@ import type { IDataObject, INode, INodeType, INodeTypes, IRun, IVersionedNodeTyp
 import { createRunExecutionData, NodeConnectionTypes, Workflow } from 'n8n-workflow';
 
 import { WalletPaymentsTrigger } from '../../nodes/WalletPaymentsTrigger/WalletPaymentsTrigger.node';
+import { CLAIM_ROUNDS } from '../../nodes/shared/processedStore';
 import { afterRecordCall, rewriteRow } from '../helpers/deduplication';
 import { additionalDataFor, type TestCredentials } from '../helpers/runNode';
 import { CREDENTIALS, outputFor, payoutEvent, TRIGGER_TYPE } from './support';
@@ -157,11 +158,11 @@ describe('queue mode (the credential says so): the record is a claim that waits,
 		let lost = 0;
 		const loseTheWrite = (): void => {
 			rewriteRow('wf-events', 'trigger-node', () => []);
-			if (++lost < 6) afterRecordCall(1, loseTheWrite);
+			if (++lost < 2 * CLAIM_ROUNDS) afterRecordCall(1, loseTheWrite);
 		};
 		afterRecordCall(1, loseTheWrite);
 		await expect(runEvent([event('tx_q3')], { credentials: QUEUE })).rejects.toMatchObject({
-			message: "Not passed on: n8n could not make sure that only this run handles the event (another n8n process's store call wrote over this claim 3 time(s))",
+			message: "Not passed on: n8n could not make sure that only this run handles the event (another n8n process's store call wrote over this claim 6 time(s))",
 		});
 		expect((await runEvent([event('tx_q3')], { credentials: QUEUE })).reached).toBe(1);
 	});

@@ -206,11 +206,16 @@ export class QueueN8n extends N8n {
 	private startProxy(): Promise<void> {
 		if (this.proxy) return Promise.resolve();
 		const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+		// A webhook call gets a connection of its own: a kept-alive one that the webhook processor
+		// closes at the moment it is reused fails the call (measured: a 502 in 360 calls), and a
+		// load balancer cannot send a POST again.
+		const webhookAgent = new http.Agent({ keepAlive: false, maxSockets: 512 });
 		const server = http.createServer((req, res) => {
 			const url = req.url ?? '/';
-			const target = /^\/webhook(-waiting)?\//.test(url) ? this.webhookTarget() : this.main;
+			const webhook = /^\/webhook(-waiting)?\//.test(url);
+			const target = webhook ? this.webhookTarget() : this.main;
 			const upstream = http.request(
-				{ host: '127.0.0.1', port: target.port, method: req.method, path: url, headers: req.headers, agent },
+				{ host: '127.0.0.1', port: target.port, method: req.method, path: url, headers: req.headers, agent: webhook ? webhookAgent : agent },
 				(answer) => {
 					res.writeHead(answer.statusCode ?? 502, answer.headers);
 					answer.pipe(res);
