@@ -86,7 +86,7 @@ export class WalletPaymentsApi implements ICredentialType {
 			name: 'claimWaitMs',
 			type: 'number',
 			typeOptions: { minValue: 100 },
-			default: 2000,
+			default: 3000,
 			displayOptions: { show: { queueMode: [true] } },
 			description:
 				'How long a claim waits before checking that it held: at least twice the longest time any n8n process takes between reading and writing its de-duplication record. Longer is safer; a store call that takes half of it or more makes its items fail unsent.',

@@ -21,7 +21,7 @@ const RUNS = [
 	// The per-run summary line is left out (default reporter only): the total below replaces it.
 	{ name: 'unit + integration', args: ['--reporters=default'] },
 	{ name: 'end-to-end (n8n)', args: ['--config', 'jest.e2e.config.js'] },
-	// n8n in queue mode (main, 2 workers, webhook processor) on PostgreSQL and Redis: test/queue.
+	// n8n in queue mode (main, 2 workers, 2 webhook processors) on PostgreSQL and Redis: test/queue.
 	{ name: 'queue mode (n8n, PostgreSQL, Redis)', args: ['--config', 'jest.queue.config.js'] },
 ];
 

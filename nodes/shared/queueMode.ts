@@ -8,10 +8,11 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 /**
- * The claim wait's default, in ms: twice a store call's read-to-write bound of 1 s. Measured in
- * queue mode (2 workers, 50 runs at once, README "Running in queue mode"): a far smaller p99.9.
+ * The claim wait's default, in ms: twice a store call's read-to-write bound of 1.5 s, which is
+ * twice the p99.9 measured in queue mode under load (739 ms: 2 workers, 50 runs at once; README
+ * "Running in queue mode"). A full store (620,000 records) makes every call slower: raise it.
  */
-export const DEFAULT_CLAIM_WAIT_MS = 2000;
+export const DEFAULT_CLAIM_WAIT_MS = 3000;
 /** Below this a claim wait cannot cover a database round trip: not accepted. */
 export const MIN_CLAIM_WAIT_MS = 100;
 
