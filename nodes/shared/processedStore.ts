@@ -10,9 +10,11 @@
  * here), and a read-change-write of another process that read the row before this one wrote
  * writes it back without this one's values (measured: up to 3 in 10 lost with 2 workers).
  *
- * So every value this store records is checked again once it is older than a store call can
- * take (SETTLE_MS): a value another process's call wrote over is written again, and checked again
- * later, until each one held (README, "Running in queue mode").
+ * So, in queue mode, a record that must be one process's alone is a claim (claim(): written with
+ * a token, checked after a wait to have held), and every value this store records is checked
+ * again once it is older than a store call can take (SETTLE_MS): a value another process's call
+ * wrote over is written again, and checked again later, until each one held (README, "Running
+ * in queue mode").
  */
 import { randomUUID } from 'crypto';
 
@@ -119,7 +121,7 @@ export interface ProcessedStore {
 	 * call took `callMs`.
 	 */
 	confirm(token: string, values: string[], waitMs: number, callMs: number): Promise<ClaimResult>;
-	/** Makes this process's first store call on the row, if not made yet (before a claim's first write). */
+	/** Reads the row once per process (before a claim's first write): a cold first call is slow. */
 	warmUp(): Promise<void>;
 	/** Runs several store calls with nothing from another execution in between. */
 	atomically<T>(task: () => Promise<T>): Promise<T>;
@@ -198,11 +200,6 @@ export function processedStore(context: IExecuteFunctions, maxEntries: number): 
 		return { found: new Set(answer.processed.map(String)), ms };
 	};
 
-	/**
-	 * The claim protocol (see ProcessedStore.claim). `started`: the first attempt's write was
-	 * already made by the caller (with its own values), with this token, taking this long; its
-	 * `values` are the ones that call found new.
-	 */
 	const rowKey = `${context.getWorkflow().id ?? ''}:${context.getNode().id}`;
 	const warmUp = async () => {
 		if (warmRows.has(rowKey)) return;
@@ -215,6 +212,11 @@ export function processedStore(context: IExecuteFunctions, maxEntries: number): 
 		warmRows.add(rowKey);
 	};
 
+	/**
+	 * The claim protocol (see ProcessedStore.claim). `started`: the first attempt's write was
+	 * already made by the caller (with its own values), with this token, taking this long; its
+	 * `values` are the ones that call found new.
+	 */
 	const claimRounds = async (values: string[], waitMs: number, started?: { token: string; callMs: number }): Promise<ClaimResult> => {
 		const result: ClaimResult = { ours: [], theirs: [], unresolved: [] };
 		let pending = [...new Set(values)];
