@@ -89,7 +89,7 @@ export class WalletPaymentsApi implements ICredentialType {
 			default: 3000,
 			displayOptions: { show: { queueMode: [true] } },
 			description:
-				'How long a claim waits before checking that it held: at least twice the longest time any n8n process takes between reading and writing its de-duplication record. Longer is safer; a store call that takes half of it or more makes its items fail unsent.',
+				'How long a claim waits before checking that it held: at least twice the longest time any n8n process takes between reading and writing its de-duplication record. Longer is safer; a store call of the claim that takes all of it or more makes its items fail unsent.',
 		},
 	];
 

@@ -111,8 +111,9 @@ export interface ProcessedStore {
 	 * process's read-change-write dropped is not a claim. `waitMs` must be at least twice the
 	 * longest time between a store call's read and its write, in any process: then every write
 	 * that could drop this one, or that this one dropped, is over before either side checks, and
-	 * both see the same row. A store call of this process taking half of `waitMs` or longer breaks
-	 * that assumption: its values are unresolved.
+	 * both see the same row. A store call of this process taking all of `waitMs` or longer (from
+	 * asking for a connection to the answer) may have written over another claim of the same value
+	 * that had already held: its values are unresolved.
 	 */
 	claim(values: string[], waitMs: number): Promise<ClaimResult>;
 	/**
@@ -233,8 +234,8 @@ export function processedStore(context: IExecuteFunctions, maxEntries: number): 
 				result.theirs.push(...pending.filter((value) => written.found.has(value)));
 				pending = pending.filter((value) => !written.found.has(value));
 			}
-			if (callMs * 2 >= waitMs) {
-				result.why = `one of n8n's store calls took ${callMs} ms, more than half the claim wait (${waitMs} ms)`;
+			if (callMs >= waitMs) {
+				result.why = `one of n8n's store calls took ${callMs} ms, as long as the claim wait (${waitMs} ms) or longer`;
 				break;
 			}
 			if (pending.length === 0) break;
@@ -242,8 +243,8 @@ export function processedStore(context: IExecuteFunctions, maxEntries: number): 
 			// not keep meeting.
 			await sleep(round === 0 ? waitMs : waitMs + Math.floor(Math.random() * (waitMs / 2)));
 			const checked = await guarded(async () => await rawRecord([token]));
-			if (checked.ms * 2 >= waitMs) {
-				result.why = `one of n8n's store calls took ${checked.ms} ms, more than half the claim wait (${waitMs} ms)`;
+			if (checked.ms >= waitMs) {
+				result.why = `one of n8n's store calls took ${checked.ms} ms, as long as the claim wait (${waitMs} ms) or longer`;
 				break;
 			}
 			if (checked.found.has(token)) {
