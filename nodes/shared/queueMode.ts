@@ -16,7 +16,7 @@ export const DEFAULT_CLAIM_WAIT_MS = 3000;
 /** Below this a claim wait cannot cover a database round trip: not accepted. */
 export const MIN_CLAIM_WAIT_MS = 100;
 
-/** The claim wait in ms when several n8n processes share the records; undefined in one process. */
+/** The claim wait in ms when several n8n processes share the records, else undefined (one n8n). */
 export async function crossProcessWait(context: IExecuteFunctions): Promise<number | undefined> {
 	const credentials = await context.getCredentials('walletPaymentsApi');
 	if (credentials.queueMode !== true) return undefined;
