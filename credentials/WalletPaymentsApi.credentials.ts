@@ -86,10 +86,10 @@ export class WalletPaymentsApi implements ICredentialType {
 			name: 'claimWaitMs',
 			type: 'number',
 			typeOptions: { minValue: 100 },
-			default: 3000,
+			default: 4000,
 			displayOptions: { show: { queueMode: [true] } },
 			description:
-				'How long a claim waits before checking that it held: at least twice the longest time any n8n process takes between reading and writing its de-duplication record. Longer is safer; a store call of the claim that takes all of it or more makes its items fail unsent.',
+				'How long a claim waits before checking that it held: at least twice the longest time any n8n process takes between reading and writing its de-duplication record. Longer is safer; a store call of the claim that takes all of it or more makes its items fail unsent. A Retry of a run whose worker died waits 22 times this before it sends the rows that run had claimed and not sent.',
 		},
 	];
 

@@ -10,7 +10,8 @@ import type { IDataObject, INodeParameters, NodeApiError } from 'n8n-workflow';
 import { maxInFlight } from './helpers/inFlight';
 import type { RunResult } from './helpers/runNode';
 import { CLAIM_ROUNDS } from '../nodes/shared/processedStore';
-import { afterRecordCall, dropOldest, recordCallSizes, rewriteRow, slowRecordCalls } from './helpers/deduplication';
+import { takeoverWaitMs } from '../nodes/WalletPayments/actions/exactlyOnce';
+import { afterRecordCall, dropOldest, processedValues, recordCallSizes, rewriteRow, slowRecordCalls } from './helpers/deduplication';
 import { useSandbox } from './helpers/sandbox';
 import { createBeneficiary } from './operations/wallet-support';
 
@@ -246,5 +247,72 @@ describe('queue mode (the credential says several n8n processes share the store)
 		const retry = await fixture.run(PAYOUT, { items: rows, trigger: TRIGGER, credentials: QUEUE });
 		expect(retry.error).toBeUndefined();
 		expect(paidPerPayee().slice(0, 10)).toEqual(rows.map(() => 1));
+	});
+
+	describe('a Retry after the worker died: rows claimed and never sent are sent, once', () => {
+		const KEYED: INodeParameters = { ...PAYOUT, duplicateProtection: { idempotencyKey: '={{ "inv-" + $json.payee }}' } };
+		/**
+		 * What a worker that died mid-run leaves in the node's row (queue mode): payees 0–3 sent and
+		 * answered, 4–5 sent with no answer recorded, 6–8 claimed (key and claimed marker, the claim's
+		 * first write) while it waited for the claim to hold, so never sent; payee 9 recorded by one
+		 * n8n process (no markers), its outcome unknown.
+		 */
+		const deadRun = () =>
+			rewriteRow('test-workflow', 'wallet-node', () => [
+				...[0, 1, 2, 3].flatMap((p) => [`inv-${p}`, `inv-${p}#claimed`, `inv-${p}#sending`, `inv-${p}#accepted`]),
+				...[4, 5].flatMap((p) => [`inv-${p}`, `inv-${p}#claimed`, `inv-${p}#sending`]),
+				...[6, 7, 8].flatMap((p) => [`inv-${p}`, `inv-${p}#claimed`]),
+				'inv-9',
+			]);
+		const sentTo = () =>
+			fixture
+				.apiRequests()
+				.filter((request) => request.path === PAYOUT_PATH)
+				.map((request) => Number(/^payee (\d+)$/.exec(String((request.body as IDataObject).description))![1]))
+				.sort((a, b) => a - b);
+		const shown = (result: RunResult) => outputs(result).map((json) => (json.alreadySubmitted ? String(json.outcome) : 'sent'));
+
+		beforeEach(async () => {
+			fixture.sandbox.configure({ latency: { fixedMs: 0 } });
+			await warmUp();
+		});
+
+		test('Retry: the claimed rows are sent after the takeover wait, the others are not; a second Retry sends nothing', async () => {
+			deadRun();
+			const rows = payees().slice(0, 10);
+			const started = Date.now();
+			const retry = await fixture.run(KEYED, { items: rows, trigger: TRIGGER, credentials: QUEUE, mode: 'retry' });
+			expect(retry.error).toBeUndefined();
+			expect(Date.now() - started).toBeGreaterThanOrEqual(takeoverWaitMs(QUEUE.claimWaitMs));
+			expect(sentTo()).toEqual([6, 7, 8]);
+			expect(shown(retry)).toEqual(['accepted', 'accepted', 'accepted', 'accepted', 'unknown', 'unknown', 'sent', 'sent', 'sent', 'unknown']);
+			// The one-process record got its sending marker: no later Retry takes it for claimed and unsent.
+			expect(processedValues('test-workflow', 'wallet-node')).toEqual(expect.arrayContaining(['inv-9#sending', 'inv-6#sending', 'inv-6#accepted']));
+
+			fixture.sandbox.clearRequests();
+			const again = await fixture.run(KEYED, { items: rows, trigger: TRIGGER, credentials: QUEUE, mode: 'retry' });
+			expect(again.error).toBeUndefined();
+			expect(sentTo()).toEqual([]);
+			expect(shown(again)).toEqual(['accepted', 'accepted', 'accepted', 'accepted', 'unknown', 'unknown', 'accepted', 'accepted', 'accepted', 'unknown']);
+		});
+
+		test('not a Retry (a new run of the same rows): the claimed rows are not taken over, nothing is sent', async () => {
+			deadRun();
+			const result = await fixture.run(KEYED, { items: payees().slice(0, 10), trigger: TRIGGER, credentials: QUEUE });
+			expect(result.error).toBeUndefined();
+			expect(sentTo()).toEqual([]);
+			expect(shown(result)).toEqual(['accepted', 'accepted', 'accepted', 'accepted', 'unknown', 'unknown', 'unknown', 'unknown', 'unknown', 'unknown']);
+		});
+
+		test('a run still alive marks a claimed row sending during the Retry’s wait: the Retry does not send it', async () => {
+			deadRun();
+			// The Retry's first call records the window, its second asks for the markers; then another
+			// run, alive in its claim of payee 7, marks it sending.
+			afterRecordCall(2, () => rewriteRow('test-workflow', 'wallet-node', (row) => [...row, 'inv-7#sending']));
+			const retry = await fixture.run(KEYED, { items: payees().slice(0, 10), trigger: TRIGGER, credentials: QUEUE, mode: 'retry' });
+			expect(retry.error).toBeUndefined();
+			expect(sentTo()).toEqual([6, 8]);
+			expect(shown(retry)[7]).toBe('unknown');
+		});
 	});
 });

@@ -12,6 +12,7 @@ import type {
 	IRunExecutionData,
 	IVersionedNodeType,
 	IWorkflowExecuteAdditionalData,
+	WorkflowExecuteMode,
 } from 'n8n-workflow';
 import { createRunExecutionData, NodeConnectionTypes, Workflow } from 'n8n-workflow';
 
@@ -115,6 +116,8 @@ export interface RunOptions {
 	workflowId?: string;
 	/** The Wallet Payments node's typeVersion (default 1). */
 	typeVersion?: number;
+	/** n8n's execution mode (default 'manual'); 'retry' is a Retry of an execution. */
+	mode?: WorkflowExecuteMode;
 }
 
 export interface RunResult {
@@ -199,7 +202,8 @@ export async function runWalletNode(options: RunOptions): Promise<RunResult> {
 		settings: {},
 	});
 
-	const hooks = new ExecutionLifecycleHooks('manual', executionId, {
+	const mode = options.mode ?? 'manual';
+	const hooks = new ExecutionLifecycleHooks(mode, executionId, {
 		id: options.workflowId ?? 'test-workflow',
 		name: 'test',
 		nodes: workflow.nodes ? Object.values(workflow.nodes) : [],
@@ -228,7 +232,7 @@ export async function runWalletNode(options: RunOptions): Promise<RunResult> {
 
 	const execute = new WorkflowExecute(
 		additionalDataFor(options.credentials, hooks, executionId),
-		'manual',
+		mode,
 		runExecutionData,
 	);
 	await execute.processRunExecutionData(workflow);

@@ -16,11 +16,15 @@
  *    answer it stays, because the money may have moved.
  * 5. Before the run ends, every record it made is checked to have held in the store (in queue
  *    mode another worker's store call can write over it) and written again where it did not.
+ * 6. In queue mode a key is recorded with a `#claimed` marker and, once its claim held and just
+ *    before its request leaves, gets a `#sending` marker: a Retry of a run whose worker died
+ *    finds the keys that were claimed and never sent (no `#sending`, no `#accepted`) and sends
+ *    them, after waiting out any live claim of them and under a claim of its own (takeOver).
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { claimToken, processedStore } from '../../shared/processedStore';
+import { CLAIM_ROUNDS, claimToken, processedStore } from '../../shared/processedStore';
 import { crossProcessWait } from '../../shared/queueMode';
 import { derivedKey, doneOnceKey, optionalKey, referenceFromKey } from '../helpers/idempotency';
 import type { WaitSettings } from '../helpers/settlement';
@@ -76,7 +80,27 @@ export const KEYS_REMEMBERED = 620_000;
  * again, fit in the store twice over, so neither can push out the other's records.
  */
 export const MAX_RUN_ITEMS = KEYS_REMEMBERED / 4;
+/**
+ * In queue mode an item has four records (its key, claimed, sending, accepted), so half as many
+ * items are remembered and one run may send half as many.
+ */
+export const MAX_QUEUE_RUN_ITEMS = MAX_RUN_ITEMS / 2;
 const acceptedMarker = (key: string) => `${key}#accepted`;
+/** Queue mode: written with the key, in the claim's first write. */
+const claimedMarker = (key: string) => `${key}#claimed`;
+/** Queue mode: written once the key's claim held, right before its request leaves. */
+const sendingMarker = (key: string) => `${key}#sending`;
+/** Queue mode: the claim of a Retry that sends a key the dead run claimed and never sent. */
+const takeoverMarker = (key: string) => `${key}#takeover`;
+
+/**
+ * How long a Retry waits before it sends a key that an earlier run claimed and never marked
+ * sending: the longest another run's claim can take from its first write to its sending markers
+ * (CLAIM_ROUNDS attempts, each a write, a wait of at most 1.5 claim waits and a check, every call
+ * shorter than the claim wait or the claim fails closed, then the sending markers' call, also
+ * shorter), so that a claim still alive has marked its keys sending by then.
+ */
+export const takeoverWaitMs = (claimWaitMs: number) => (CLAIM_ROUNDS * 3.5 + 1) * claimWaitMs;
 
 /**
  * What an earlier send of a recorded key saw: an answer with success, or no clear answer; or
@@ -115,8 +139,7 @@ export function itemKeys(context: IExecuteFunctions, runMark?: string) {
 	let markHeld = false;
 	const forget = (key: string) => {
 		toMarkAccepted.delete(acceptedMarker(key));
-		toForget.add(key);
-		toForget.add(acceptedMarker(key));
+		for (const value of [key, acceptedMarker(key), claimedMarker(key), sendingMarker(key), takeoverMarker(key)]) toForget.add(value);
 	};
 	const forgetNow = async () => {
 		if (toForget.size === 0) return;
@@ -142,6 +165,51 @@ export function itemKeys(context: IExecuteFunctions, runMark?: string) {
 		}
 		return found;
 	};
+	/**
+	 * Queue mode: the sending markers of the keys about to be sent (with the answers so far), the
+	 * last store call before their requests leave. A call as long as the claim wait or longer may
+	 * land after a Retry looked for these markers (takeoverWaitMs): nothing is sent.
+	 */
+	const markSending = async (keys: string[], wait: number) => {
+		if (keys.length === 0) return;
+		const start = Date.now();
+		await store.atomically(async () => await recordWith(keys.map(sendingMarker)));
+		const ms = Date.now() - start;
+		if (ms >= wait) {
+			for (const key of keys) forget(key);
+			throw new ClaimNotHeld(`one of n8n's store calls took ${ms} ms, as long as the claim wait (${wait} ms) or longer`);
+		}
+	};
+	/**
+	 * A Retry (queue mode): `unsent` keys were claimed by an earlier run that never marked them
+	 * sending, the dead run or a run still alive in its claim. After waiting out any live claim,
+	 * the ones still not sending nor accepted are claimed once more, by this run alone (the
+	 * claim protocol on their takeover markers), and returned to be sent; the others stay as
+	 * they are in `claims` (accepted, or unknown) or become `concurrent` (another Retry took them).
+	 */
+	const takeOver = async (unsent: string[], claims: Map<string, Claim>, wait: number): Promise<string[]> => {
+		await sleep(takeoverWaitMs(wait));
+		const still = await store.atomically(async () => {
+			const asked = unsent.flatMap((key) => [acceptedMarker(key), sendingMarker(key)]);
+			const present = new Set(await store.record(asked));
+			for (const marker of asked) (present.has(marker) ? kept : toForget).add(marker);
+			await forgetNow();
+			for (const key of unsent) if (present.has(acceptedMarker(key))) claims.set(key, 'accepted');
+			return unsent.filter((key) => !present.has(acceptedMarker(key)) && !present.has(sendingMarker(key)));
+		});
+		if (still.length === 0) return [];
+		const held = await store.claim(still.map(takeoverMarker), wait);
+		const ours = still.filter((key) => held.ours.includes(takeoverMarker(key)));
+		for (const key of still) if (held.theirs.includes(takeoverMarker(key))) claims.set(key, 'concurrent');
+		if (held.unresolved.length > 0) {
+			throw new ClaimNotHeld(`n8n could not make sure that no other run sends the items the crashed run claimed and never sent: ${held.why ?? 'unknown'}`);
+		}
+		for (const key of ours) {
+			kept.add(takeoverMarker(key));
+			claims.set(key, 'new');
+		}
+		return ours;
+	};
 	return {
 		/**
 		 * Records the keys (the items about to be sent); returns what each one is: new, or recorded
@@ -149,39 +217,58 @@ export function itemKeys(context: IExecuteFunctions, runMark?: string) {
 		 */
 		claim: async (keys: string[], resend: ReadonlySet<string>): Promise<Map<string, Claim>> => {
 			const wait = await crossWait();
-			const token = wait === undefined || keys.length === 0 ? undefined : claimToken();
-			if (token !== undefined) await store.warmUp();
+			const queue = wait !== undefined && keys.length > 0;
+			const token = queue ? claimToken() : undefined;
+			// Only a Retry (of a run that crashed or failed) takes over keys claimed and never sent.
+			const retry = queue && context.getMode() === 'retry';
+			if (queue) await store.warmUp();
 			let callMs = 0;
+			let unsent: string[] = [];
+			let resending: string[] = [];
 			const claims = await store.atomically(async () => {
 				await forgetNow();
 				const start = Date.now();
-				const found = await recordWith(keys, token);
+				const found = await recordWith(queue ? [...keys, ...keys.map(claimedMarker)] : keys, token);
 				callMs = Date.now() - start;
 				const claims = new Map<string, Claim>(keys.map((key) => [key, found.has(key) ? 'unknown' : 'new']));
 				const again = keys.filter((key) => found.has(key));
 				const asked = again.filter((key) => !resend.has(key)).map(acceptedMarker);
-				if (asked.length > 0) {
-					const accepted = new Set(await store.record(asked));
-					for (const marker of asked) kept.add(marker);
-					for (const key of again) if (accepted.has(acceptedMarker(key))) claims.set(key, 'accepted');
-					// Asking recorded the markers that were not there: they were not seen accepted.
-					for (const marker of asked) if (!accepted.has(marker)) toForget.add(marker);
+				// Queue mode: a key recorded before without its claimed marker (by one n8n process, or an
+				// older version) has just been given one; it gets its sending marker too, so that no Retry
+				// takes it for a key claimed and never sent. A Retry asks whether the others were sent.
+				const neutral = queue ? again.filter((key) => !found.has(claimedMarker(key))).map(sendingMarker) : [];
+				if (retry) asked.push(...again.filter((key) => !resend.has(key) && found.has(claimedMarker(key))).map(sendingMarker));
+				if (asked.length + neutral.length > 0) {
+					const present = new Set(await store.record([...asked, ...neutral]));
+					for (const marker of [...asked, ...neutral]) kept.add(marker);
+					for (const key of again) if (present.has(acceptedMarker(key))) claims.set(key, 'accepted');
+					// Asking recorded the markers that were not there: they were not seen.
+					for (const marker of asked) if (!present.has(marker)) toForget.add(marker);
+					unsent = retry ? again.filter((key) => !resend.has(key) && found.has(claimedMarker(key)) && !present.has(acceptedMarker(key)) && !present.has(sendingMarker(key))) : [];
 				}
-				for (const key of again) if (resend.has(key)) toForget.add(acceptedMarker(key));
+				resending = again.filter((key) => resend.has(key));
+				for (const key of resending) toForget.add(acceptedMarker(key));
 				await forgetNow();
 				return claims;
 			});
-			const fresh = keys.filter((key) => claims.get(key) === 'new');
-			if (wait === undefined || token === undefined || fresh.length === 0) return claims;
-			// Queue mode: the keys found new are this run's only if the write held (outside the lock:
-			// other executions of this process go on meanwhile).
-			const held = await store.confirm(token, fresh, wait, callMs);
-			for (const key of held.theirs) claims.set(key, 'concurrent');
-			if (held.unresolved.length > 0) {
-				for (const key of held.ours) forget(key);
-				for (const key of held.unresolved) kept.delete(key);
-				throw new ClaimNotHeld(`n8n could not make sure that no other run records these items at the same moment: ${held.why ?? 'unknown'}`);
+			if (!queue || wait === undefined) return claims;
+			const taken = unsent.length > 0 ? await takeOver(unsent, claims, wait) : [];
+			const fresh = keys.filter((key) => claims.get(key) === 'new' && !taken.includes(key));
+			let ours: string[] = [];
+			if (fresh.length > 0) {
+				// The keys found new are this run's only if the write held (outside the lock: other
+				// executions of this process go on meanwhile).
+				const held = await store.confirm(token!, fresh, wait, callMs);
+				for (const key of held.theirs) claims.set(key, 'concurrent');
+				if (held.unresolved.length > 0) {
+					for (const key of [...held.ours, ...taken]) forget(key);
+					for (const key of held.unresolved) kept.delete(key);
+					throw new ClaimNotHeld(`n8n could not make sure that no other run records these items at the same moment: ${held.why ?? 'unknown'}`);
+				}
+				ours = held.ours;
 			}
+			// Allow Resend sends a key recorded before: it is marked sending like a new one.
+			await markSending([...ours, ...taken, ...resending], wait);
 			return claims;
 		},
 		/** The service accepted the item (recorded with the next store call). */
@@ -348,8 +435,18 @@ export function guardedRun(context: IExecuteFunctions, items: PreparedItem[], or
 	const ahead = claimAhead(keys, items, inFlight);
 	const byIndex = new Map(items.map((item) => [item.itemIndex, item]));
 	const sent: number[] = [];
+	let sizeChecked: Promise<void> | undefined;
+	/** Queue mode keeps four records per item (itemKeys): a run may send half as many items. */
+	const checkQueueSize = async () => {
+		if (items.length > MAX_QUEUE_RUN_ITEMS && (await keys.crossWait()) !== undefined) {
+			throw new NodeOperationError(context.getNode(), `Nothing was sent: ${items.length} items are more than one run of this node may send in queue mode (${MAX_QUEUE_RUN_ITEMS})`, {
+				description: `In queue mode the node remembers ${KEYS_REMEMBERED / 4} items so that no re-run sends one twice; one run may use half of that. Split the items over several runs (e.g. with a Loop Over Items node).`,
+			});
+		}
+	};
 	return {
 		send: async (itemIndex: number): Promise<IDataObject> => {
+			await (sizeChecked ??= checkQueueSize());
 			const item = byIndex.get(itemIndex)!;
 			try {
 				let claim: Claim;
