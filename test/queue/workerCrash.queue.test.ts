@@ -118,6 +118,7 @@ describeQueue('a worker killed in the middle of a payout run, then the documente
 
 		// Retry, as the executions list offers it. Rows the dead run claimed and never sent are sent
 		// after the takeover wait (22 claim waits), so the Retry takes that much longer.
+		const retryStarted = Date.now();
 		const retry = await n8n.rest<{ data?: { id?: string; status?: string }; message?: string }>('POST', `/executions/${crashed.id}/retry`, { loadWorkflow: false });
 		expect(`${retry.status} ${retry.body.data?.id === undefined ? JSON.stringify(retry.body).slice(0, 200) : 'retried'}`).toBe('200 retried');
 		const retried = (await n8n.finishedExecution(retry.body.data!.id!, 180000 + takeoverWaitMs(DEFAULT_CLAIM_WAIT_MS))) as unknown as ApiExecution;
@@ -125,6 +126,9 @@ describeQueue('a worker killed in the middle of a payout run, then the documente
 		const out = payOutput(retried);
 		outcome.retry = {
 			status: retried.status,
+			mode: retried.mode,
+			// Longer than the takeover wait when the dead run left rows claimed and never sent.
+			seconds: Math.round((Date.now() - retryStarted) / 100) / 10,
 			sent: out.filter((j) => !j.alreadySubmitted).length,
 			alreadySubmittedAccepted: out.filter((j) => j.alreadySubmitted && j.outcome === 'accepted').length,
 			alreadySubmittedUnknown: out.filter((j) => j.alreadySubmitted && j.outcome === 'unknown').length,
