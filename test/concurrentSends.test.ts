@@ -296,6 +296,19 @@ describe('queue mode (the credential says several n8n processes share the store)
 			expect(shown(again)).toEqual(['accepted', 'accepted', 'accepted', 'accepted', 'unknown', 'unknown', 'accepted', 'accepted', 'accepted', 'unknown']);
 		});
 
+		test('a claim that failed closed (a store call as long as the claim wait): nothing sent; a Retry of that execution sends every row once', async () => {
+			const rows = payees().slice(0, 10);
+			slowRecordCalls(QUEUE.claimWaitMs + 50);
+			const failed = await fixture.run(KEYED, { items: rows, trigger: TRIGGER, credentials: QUEUE });
+			expect(String(failed.error?.message)).toMatch(/^Not sent: n8n could not record this item before sending it \(.*took \d+ ms, as long as the claim wait \(200 ms\) or longer\)/);
+			expect(sentTo()).toEqual([]);
+			slowRecordCalls(0);
+			const retry = await fixture.run(KEYED, { items: rows, trigger: TRIGGER, credentials: QUEUE, mode: 'retry' });
+			expect(retry.error).toBeUndefined();
+			expect(sentTo()).toEqual(rows.map((row) => row.payee));
+			expect(paidPerPayee().slice(0, 10)).toEqual(rows.map(() => 1));
+		});
+
 		test('not a Retry (a new run of the same rows): the claimed rows are not taken over, nothing is sent', async () => {
 			deadRun();
 			const result = await fixture.run(KEYED, { items: payees().slice(0, 10), trigger: TRIGGER, credentials: QUEUE });
