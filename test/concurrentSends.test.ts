@@ -10,7 +10,7 @@ import type { IDataObject, INodeParameters, NodeApiError } from 'n8n-workflow';
 import { maxInFlight } from './helpers/inFlight';
 import type { RunResult } from './helpers/runNode';
 import { CLAIM_ROUNDS } from '../nodes/shared/processedStore';
-import { takeoverWaitMs } from '../nodes/WalletPayments/actions/exactlyOnce';
+import { MAX_QUEUE_RUN_ITEMS, MAX_RUN_ITEMS, takeoverWaitMs } from '../nodes/WalletPayments/actions/exactlyOnce';
 import { afterRecordCall, dropOldest, processedValues, recordCallSizes, rewriteRow, slowRecordCalls } from './helpers/deduplication';
 import { useSandbox } from './helpers/sandbox';
 import { createBeneficiary } from './operations/wallet-support';
@@ -247,6 +247,16 @@ describe('queue mode (the credential says several n8n processes share the store)
 		const retry = await fixture.run(PAYOUT, { items: rows, trigger: TRIGGER, credentials: QUEUE });
 		expect(retry.error).toBeUndefined();
 		expect(paidPerPayee().slice(0, 10)).toEqual(rows.map(() => 1));
+	});
+
+	test('a run larger than a queue-mode run may be (four records per item) is refused before anything is sent; in one process the limit is twice that', async () => {
+		const FIXED: INodeParameters = { ...PAYOUT, amount: 1000, description: 'payroll', beneficiaryId: { __rl: true, mode: 'id', value: beneficiaryId } };
+		const result = await fixture.run(FIXED, { items: Array.from({ length: MAX_QUEUE_RUN_ITEMS + 1 }, () => ({})), trigger: TRIGGER, credentials: QUEUE });
+		expect(result.error?.message).toBe(`Nothing was sent: ${MAX_QUEUE_RUN_ITEMS + 1} items are more than one run of this node may send in queue mode (${MAX_QUEUE_RUN_ITEMS})`);
+		expect(MAX_RUN_ITEMS).toBe(2 * MAX_QUEUE_RUN_ITEMS);
+		const oneProcess = await fixture.run(FIXED, { items: Array.from({ length: MAX_RUN_ITEMS + 1 }, () => ({})), trigger: TRIGGER });
+		expect(oneProcess.error?.message).toBe(`Nothing was sent: ${MAX_RUN_ITEMS + 1} items are more than one run of this node may send (${MAX_RUN_ITEMS})`);
+		expect(fixture.apiRequests()).toHaveLength(0);
 	});
 
 	describe('a Retry after the worker died: rows claimed and never sent are sent, once', () => {
