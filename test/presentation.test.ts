@@ -4,6 +4,20 @@ import { join } from 'path';
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { WalletPayments } from '../nodes/WalletPayments/WalletPayments.node';
+import * as beneficiary from '../nodes/WalletPayments/actions/beneficiary';
+import * as card from '../nodes/WalletPayments/actions/card';
+import * as collection from '../nodes/WalletPayments/actions/collection';
+import * as country from '../nodes/WalletPayments/actions/country';
+import * as customer from '../nodes/WalletPayments/actions/customer';
+import * as payout from '../nodes/WalletPayments/actions/payout';
+import * as swap from '../nodes/WalletPayments/actions/swap';
+import * as transaction from '../nodes/WalletPayments/actions/transaction';
+
+/** Each operation's module, as the router finds it: `reads` marks a read, `prepare` one sent at most once. */
+const ACTIONS = { beneficiary, card, collection, country, customer, payout, swap, transaction } as unknown as Record<
+	string,
+	Record<string, { reads?: boolean; prepare?: unknown }>
+>;
 
 const ROOT = join(__dirname, '..');
 const node = new WalletPayments();
@@ -65,6 +79,33 @@ describe('the node as an AI Agent tool', () => {
 			}
 		}
 		expect(missing).toEqual([]);
+	});
+
+	test('each operation has one Tool Description, shown only when the node is a tool: what it does, money or not, units', () => {
+		const toolFields = description.properties.filter((property) => property.name === 'toolDescription');
+		expect(toolFields).toHaveLength(operations.length);
+		for (const [resource, operation] of operations) {
+			const id = `${resource}.${String(operation.value)}`;
+			const matching = toolFields.filter(
+				(field) => field.displayOptions?.show?.resource?.[0] === resource && field.displayOptions?.show?.operation?.[0] === operation.value,
+			);
+			expect([id, matching.length]).toEqual([id, 1]);
+			const [field] = matching;
+			// Shown on the tool only: n8n hides '@tool' fields on the node in a workflow's main path.
+			expect([id, field.displayOptions?.show?.['@tool']]).toEqual([id, [true]]);
+			const text = String(field.default);
+			expect([id, text.length > 60]).toEqual([id, true]);
+			expect([id, text.includes('MOVES MONEY')]).toEqual([id, MONEY_MOVING.includes(id)]);
+			if (!MONEY_MOVING.includes(id)) expect([id, text]).toEqual([id, expect.stringMatching(/Moves no money|moves no money|nothing is paid|Bills the customer/)]);
+			// An operation with an amount field names the amount's unit to the agent.
+			if (fieldsOf(resource, String(operation.value)).some((f) => f.name === 'amount')) {
+				expect([id, text]).toEqual([id, expect.stringMatching(/minor units|major units|US dollars|whole number/)]);
+			}
+			// Reads say they are free to call; an operation sent at most once says what a repeat returns.
+			const module = ACTIONS[resource][String(operation.value)];
+			if (module.reads) expect([id, text]).toEqual([id, expect.stringContaining('Reads only: moves no money, free to call.')]);
+			if (module.prepare) expect([id, text]).toEqual([id, expect.stringContaining('alreadySubmitted: true')]);
+		}
 	});
 
 	test('amount fields state their unit in their label', () => {

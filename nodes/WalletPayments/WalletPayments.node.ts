@@ -13,6 +13,7 @@ import { router } from './actions/router';
 import * as listSearch from './methods/listSearch';
 import * as loadOptions from './methods/loadOptions';
 import * as resourceMapping from './methods/resourceMapping';
+import { toolDescriptionProperties } from './helpers/toolDescriptions';
 
 export class WalletPayments implements INodeType {
 	description: INodeTypeDescription = {
@@ -49,6 +50,7 @@ export class WalletPayments implements INodeType {
 				],
 				default: 'payout',
 			},
+			...toolDescriptionProperties(),
 			...beneficiary.description,
 			...card.description,
 			...collection.description,

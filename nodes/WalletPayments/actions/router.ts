@@ -46,10 +46,18 @@ function findOperation(context: IExecuteFunctions, resource: string, operation: 
 	return candidate;
 }
 
+/** Whether the node runs as an AI agent's tool (n8n's type for it ends in "Tool"). */
+function isAgentTool(context: IExecuteFunctions): boolean {
+	return context.getNode().type.endsWith('Tool');
+}
+
 /** Every failure leaves the router as a NodeApiError or NodeOperationError that knows its item. */
 function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number) {
 	if (error instanceof InvalidInput) {
-		return new NodeOperationError(context.getNode(), `${error.message} (item ${itemIndex})`, {
+		// An AI agent gets only the message of a tool's error (n8n drops the description): the
+		// hint, which says what is allowed, goes into it.
+		const forAgent = isAgentTool(context) && error.hint ? ` ${error.hint}` : '';
+		return new NodeOperationError(context.getNode(), `${error.message} (item ${itemIndex})${forAgent}`, {
 			itemIndex,
 			description: error.hint,
 		});
