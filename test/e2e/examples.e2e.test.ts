@@ -37,13 +37,15 @@ import {
 	nodeItems,
 	nodeOutput,
 	WALLET_NODE_TYPE,
+	WALLET_TOOL_TYPE,
 	WALLET_TRIGGER_TYPE,
 	type ExecutionResult,
 	type WorkflowJson,
 } from './support/n8n';
 
 const examples = loadExamples({ id: CREDENTIAL_ID, name: CREDENTIAL_NAME }, process.env.WALLET_E2E_EXAMPLES_DIR);
-const runnable = examples.filter((e) => e.triggers.length === 0);
+// A chat example (an AI agent with human review) runs from its chat: agent.e2e.test.ts.
+const runnable = examples.filter((e) => e.triggers.length === 0 && e.chats.length === 0);
 const triggered = examples.filter((e) => e.triggers.length > 0);
 
 /** The four examples of the README, by their fixed workflow ids. */
@@ -158,7 +160,7 @@ describeE2E('example workflows in n8n', () => {
 		for (const ex of examples) expect(listed.stdout).toContain(ex.workflow.id);
 		for (const ex of examples) {
 			const types = ex.workflow.nodes.map((n) => String(n.type));
-			expect(types.some((t) => t === WALLET_NODE_TYPE || t === WALLET_TRIGGER_TYPE)).toBe(true);
+			expect(types.some((t) => t === WALLET_NODE_TYPE || t === WALLET_TOOL_TYPE || t === WALLET_TRIGGER_TYPE)).toBe(true);
 		}
 		expect(examples.map((e) => e.workflow.id).sort()).toEqual(expect.arrayContaining([PAYOUTS, REPORT, COLLECTIONS, CARDS].sort()));
 	});

@@ -8,7 +8,10 @@ import * as fs from 'fs';
 import * as path from 'path';
 
 import { REPO_ROOT } from './install';
-import { CREDENTIAL_TYPE, WALLET_NODE_TYPE, WALLET_TRIGGER_TYPE, type WorkflowJson } from './n8n';
+import { CREDENTIAL_TYPE, WALLET_NODE_TYPE, WALLET_TOOL_TYPE, WALLET_TRIGGER_TYPE, type WorkflowJson } from './n8n';
+
+/** n8n's Chat Trigger: an example it starts runs from a chat (published), not with `n8n execute`. */
+export const CHAT_TRIGGER_TYPE = '@n8n/n8n-nodes-langchain.chatTrigger';
 
 export const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 
@@ -17,6 +20,8 @@ export interface Example {
 	workflow: WorkflowJson;
 	/** Wallet Payments Trigger nodes: production URL is `<n8n>/webhook/<webhookId>/<path>`. */
 	triggers: Array<{ name: string; webhookId: string; path: string }>;
+	/** Chat Trigger nodes (an AI agent's conversation): the hosted chat is `<n8n>/webhook/<webhookId>/chat`. */
+	chats: Array<{ name: string; webhookId: string }>;
 }
 
 /** A stable 16-character id for a workflow without a valid one. */
@@ -43,8 +48,9 @@ export function loadExamples(credential: { id: string; name: string }, dir: stri
 			}
 			workflow.name = workflow.name || file.replace(/\.json$/, '');
 			const triggers: Example['triggers'] = [];
+			const chats: Example['chats'] = [];
 			for (const n of workflow.nodes) {
-				if (n.type === WALLET_NODE_TYPE || n.type === WALLET_TRIGGER_TYPE) {
+				if (n.type === WALLET_NODE_TYPE || n.type === WALLET_TOOL_TYPE || n.type === WALLET_TRIGGER_TYPE) {
 					n.credentials = { [CREDENTIAL_TYPE]: { ...credential } };
 				}
 				if (n.type === WALLET_TRIGGER_TYPE) {
@@ -52,9 +58,13 @@ export function loadExamples(credential: { id: string; name: string }, dir: stri
 					// The trigger's webhook path is fixed ('webhook') in its description.
 					triggers.push({ name: String(n.name), webhookId: n.webhookId as string, path: 'webhook' });
 				}
+				if (n.type === CHAT_TRIGGER_TYPE) {
+					if (typeof n.webhookId !== 'string' || n.webhookId === '') n.webhookId = uuidFor(`${workflow.id}/${String(n.name)}`);
+					chats.push({ name: String(n.name), webhookId: n.webhookId as string });
+				}
 			}
 			delete workflow.active;
-			examples.push({ file, workflow, triggers });
+			examples.push({ file, workflow, triggers, chats });
 		});
 	}
 	return examples;

@@ -15,6 +15,8 @@ import { groupAlive, spawnOwned, stopGroup } from './processes';
 export const PACKAGE_NAME = 'n8n-nodes-wallet-payments';
 export const WALLET_NODE_TYPE = `${PACKAGE_NAME}.walletPayments`;
 export const WALLET_TRIGGER_TYPE = `${PACKAGE_NAME}.walletPaymentsTrigger`;
+/** The action node as an AI agent's tool: n8n makes this type from the node (usableAsTool). */
+export const WALLET_TOOL_TYPE = `${PACKAGE_NAME}.walletPaymentsTool`;
 export const CREDENTIAL_TYPE = 'walletPaymentsApi';
 /** Fixed ids so workflows can refer to the imported credential. */
 export const CREDENTIAL_ID = 'WalletE2eCred001';
