@@ -2,7 +2,7 @@
  * The AI agent example (examples/agent-payouts-with-review.json) in a real n8n 2.41.1: a Chat
  * Trigger, n8n's AI Agent with an OpenAI chat model whose credential's Base URL points at a
  * scripted model in this test (no outside service), the Wallet Payments read tools connected
- * directly, and Payout → Initiate behind n8n's human review step (Chat channel).
+ * directly, Payout → Initiate and Card → Top Up each behind n8n's human review step (Chat channel).
  *
  * The test talks to the published workflow as the hosted chat page does (support/chat.ts) and
  * reviews as a person does in the chat: it opens the Approve or Deny button's link, n8n's signed
@@ -13,21 +13,23 @@
  *    the agent is told alreadySubmitted; the first review's Approve link opened again → nothing;
  *  - deny: a payout denied → nothing sent, the agent's next call to the model carries the refusal;
  *  - bad amount: an amount with decimals (minor units) from the model, approved → a tool error
- *    naming the field and what is allowed reaches the model, nothing sent.
- * Prints one `agent[<case>]: <payouts> payouts, <reviews> reviews` line per case.
+ *    naming the field and what is allowed reaches the model, nothing sent;
+ *  - top-up: Card → Top Up behind its own review, proposed and approved twice in a chat → one.
+ * Prints one `agent[<case>]: <payouts> payouts, <reviews> reviews` line per case (reviews: the
+ * review messages of the case's conversation so far).
  */
 import { randomUUID } from 'crypto';
 
 import { ChatSession, click, type ChatOutput, type ChatTurn } from './support/chat';
 import { describeE2E, sandboxApi, startStack, stopStack, type Stack } from './support/e2e';
-import { loadExamples, type Example } from './support/examples';
+import { AGENT_MODEL_CREDENTIAL, loadExamples, type Example } from './support/examples';
 import { CREDENTIAL_ID, CREDENTIAL_NAME, type N8n } from './support/n8n';
 import { lastMessage, ScriptedModel, textOf, type ChatRequest } from './support/scriptedModel';
 import type { PayoutRecord } from '../sandbox/state';
 
 const AGENT = 'WalletExAgentRev';
 /** The chat model credential the example names (its Base URL is set to the scripted model). */
-const MODEL_CREDENTIAL = { id: 'WalletAgentModel', name: 'OpenAI (or any OpenAI-compatible server)' };
+const MODEL_CREDENTIAL = AGENT_MODEL_CREDENTIAL;
 
 const PAY = 'Pay_out';
 const LIST_BENEFICIARIES = 'List_beneficiaries';

@@ -1,8 +1,9 @@
 /**
  * The example workflows (examples/*.json) inside a real n8n 2.x, against a seeded sandbox.
  *
- *  - Every example imports, and each one that does not start with the Wallet Payments Trigger
- *    runs (`n8n execute`, as "Execute workflow" in the editor) without an error in any node.
+ *  - Every example imports, and each one that does not start with the Wallet Payments Trigger or
+ *    a Chat Trigger runs (`n8n execute`, as "Execute workflow" in the editor) without an error in
+ *    any node. (The chat example, an AI agent, runs from its chat: agent.e2e.test.ts.)
  *  - Pay a list of payees: one beneficiary and one payout per payee, with the payee's details.
  *  - Monthly collections: one collection per customer, and the receiving accounts with expiry.
  *  - The trigger-started examples are published and served by `n8n start`; the sandbox delivers

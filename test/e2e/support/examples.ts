@@ -13,6 +13,9 @@ import { CREDENTIAL_TYPE, WALLET_NODE_TYPE, WALLET_TOOL_TYPE, WALLET_TRIGGER_TYP
 /** n8n's Chat Trigger: an example it starts runs from a chat (published), not with `n8n execute`. */
 export const CHAT_TRIGGER_TYPE = '@n8n/n8n-nodes-langchain.chatTrigger';
 
+/** The OpenAI credential the agent example's chat model names (its Base URL can point anywhere). */
+export const AGENT_MODEL_CREDENTIAL = { id: 'WalletAgentModel', name: 'OpenAI (or any OpenAI-compatible server)' };
+
 export const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 
 export interface Example {
