@@ -8,13 +8,16 @@
  *  3. starts the sandbox (seeded customers and beneficiaries, cards issued at once), with its
  *     events going to the Wallet Payments Trigger of the imported examples;
  *  4. imports the credential (pointing at the sandbox) and every workflow in examples/*.json,
- *     publishes the ones that start with a Wallet Payments Trigger;
+ *     publishes the ones that start with a Wallet Payments Trigger or a Chat Trigger (the AI agent
+ *     example: its OpenAI credential gets DEMO_OPENAI_API_KEY and DEMO_OPENAI_BASE_URL when set,
+ *     otherwise it points at a local rule-based demo model, test/e2e/support/demoModel.ts);
  *  5. starts n8n on http://127.0.0.1:5678 with an owner account, checks that Settings →
  *     Community Nodes lists the package (GET /rest/community-packages), and prints how to log in.
  * Ctrl-C stops n8n and the sandbox and removes the demo folder.
  *
  * Environment: DEMO_N8N_PORT (5678), DEMO_SANDBOX_PORT (4010), DEMO_OWNER_EMAIL,
- * DEMO_OWNER_PASSWORD, DEMO_KEEP=1 (keep the folder), DEMO_VERBOSE=1 (n8n’s log on the console),
+ * DEMO_OWNER_PASSWORD, DEMO_OPENAI_API_KEY and DEMO_OPENAI_BASE_URL (the agent example's chat
+ * model; default: the local demo model), DEMO_KEEP=1 (keep the folder), DEMO_VERBOSE=1 (n8n’s log on the console),
  * DEMO_EXAMPLES_DIR (default examples/), DEMO_SETTLE_MS (payouts settle after this many ms;
  * default 5000, `off` to settle them by hand),
  * N8N_E2E_CACHE (where Node 24 and n8n are cached).
@@ -26,11 +29,13 @@ import * as os from 'os';
 import * as path from 'path';
 
 import { startSandbox, type Sandbox } from '../test/sandbox';
-import { loadExamples } from '../test/e2e/support/examples';
+import { startDemoModel } from '../test/e2e/support/demoModel';
+import { AGENT_MODEL_CREDENTIAL, loadExamples } from '../test/e2e/support/examples';
 import { ensureInstalled, REPO_ROOT } from '../test/e2e/support/install';
 import { N8n, PACKAGE_NAME, packPackage } from '../test/e2e/support/n8n';
 import { handleSignalsElsewhere } from '../test/e2e/support/processes';
 import { startRelay, type Relay } from '../test/e2e/support/relay';
+import type { ScriptedModel } from '../test/e2e/support/scriptedModel';
 
 const N8N_PORT = Number(process.env.DEMO_N8N_PORT ?? 5678);
 const SANDBOX_PORT = Number(process.env.DEMO_SANDBOX_PORT ?? 4010);
@@ -89,6 +94,7 @@ async function main(): Promise<void> {
 	const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'wallet-payments-demo-'));
 	let sandbox: Sandbox | undefined;
 	let relay: Relay | undefined;
+	let model: ScriptedModel | undefined;
 	let n8n: N8n | undefined;
 	let stopping = false;
 
@@ -99,6 +105,7 @@ async function main(): Promise<void> {
 		await n8n?.stop().catch(() => undefined);
 		await sandbox?.close().catch(() => undefined);
 		await relay?.close().catch(() => undefined);
+		await model?.close().catch(() => undefined);
 		if (process.env.DEMO_KEEP) say(`kept ${folder}`);
 		else fs.rmSync(folder, { recursive: true, force: true });
 		process.exit(code);
@@ -113,6 +120,7 @@ async function main(): Promise<void> {
 		n8n = await N8n.create({ parentDir: folder, tarball, port: N8N_PORT, owner: OWNER, install });
 		const examples = loadExamples(DEMO_CREDENTIAL, process.env.DEMO_EXAMPLES_DIR);
 		const triggered = examples.filter((e) => e.triggers.length > 0);
+		const chats = examples.filter((e) => e.chats.length > 0);
 		const triggerUrls = triggered.flatMap((e) =>
 			e.triggers.map((t) => ({ workflow: e.workflow.name, url: `${n8n!.baseUrl}/webhook/${t.webhookId}/${t.path}` })),
 		);
@@ -143,11 +151,29 @@ async function main(): Promise<void> {
 		);
 		// The database exists now: record the package as an installed community package.
 		n8n.registerCommunityPackage();
+		let modelNote = '';
+		if (chats.length > 0) {
+			// The agent example's chat model: OpenAI (or any OpenAI-compatible server) when a key is
+			// given, else the local rule-based demo model, so the chat works with nothing outside.
+			const apiKey = process.env.DEMO_OPENAI_API_KEY;
+			let url = process.env.DEMO_OPENAI_BASE_URL ?? 'https://api.openai.com/v1';
+			if (!apiKey) {
+				model = await startDemoModel();
+				url = model.url;
+			}
+			modelNote = apiKey ? `the chat model is ${url} (DEMO_OPENAI_API_KEY)` : `the chat model is the rule-based demo model on ${url} (type "help" in the chat; set DEMO_OPENAI_API_KEY for a real one)`;
+			await n8n.importCredentials([{ ...AGENT_MODEL_CREDENTIAL, type: 'openAiApi', data: { apiKey: apiKey ?? 'demo-model', url } }]);
+		}
 		if (examples.length > 0) await n8n.importWorkflows(examples.map((e) => e.workflow));
 		for (const example of triggered) {
 			say(`publishing "${example.workflow.name}" (its trigger receives the sandbox's events)`);
 			await n8n.publishWorkflow(example.workflow.id);
 		}
+		for (const example of chats) {
+			say(`publishing "${example.workflow.name}" (its chat is public)`);
+			await n8n.publishWorkflow(example.workflow.id);
+		}
+		const chatUrls = chats.flatMap((e) => e.chats.map((c) => ({ workflow: e.workflow.name, url: `${n8n!.baseUrl}/webhook/${c.webhookId}/chat` })));
 
 		say(`starting n8n on ${n8n.baseUrl} (usually 15 to 60 s)`);
 		const waitStarted = Date.now();
@@ -182,6 +208,7 @@ async function main(): Promise<void> {
 					? `  Example workflows: ${examples.map((e) => `"${e.workflow.name}"`).join(', ')}`
 					: '  No examples/ folder yet: create workflows with the Wallet Payments node.',
 				...triggerUrls.map((t, i) => `  ${i === 0 ? 'Sandbox events go to' : '                 and'} ${t.url}  ("${t.workflow}")`),
+				...chatUrls.map((c) => `  Chat with the agent: ${c.url}  ("${c.workflow}"; ${modelNote})`),
 				'',
 				`  Ready in ${Math.round((Date.now() - started) / 1000)} s. Ctrl-C stops n8n and the sandbox.`,
 				line,
