@@ -18,6 +18,10 @@
  * The DevTools client uses the global WebSocket of Node 22+; under an older Node the script
  * runs itself again with the cached Node 24.
  *
+ * Each picture's fingerprint (the node descriptions and the example it shows) and its file's hash
+ * go into docs/screenshots/manifest.json; `npm test` (test/screenshots.test.ts) fails when a
+ * picture shows a node or example that has changed since it was taken: run this again then.
+ *
  * Environment: SCREENSHOTS_DIR (default docs/screenshots), SCREENSHOTS_ONLY (comma-separated
  * names, e.g. "trigger-panel"), CHROMIUM (the browser binary), SCREENSHOTS_NO_BUILD=1,
  * SCREENSHOTS_NO_INSTALL=1 (never run apt-get).
@@ -33,6 +37,7 @@ import { ensureInstalled, REPO_ROOT } from '../test/e2e/support/install';
 import { CREDENTIAL_TYPE, N8n, packPackage, WALLET_NODE_TYPE, type WorkflowJson } from '../test/e2e/support/n8n';
 import { spawnOwned, stopGroup } from '../test/e2e/support/processes';
 import { mobileMoneyForm } from '../test/e2e/support/workflow';
+import { pngHash, readManifest, shows, writeManifest } from '../test/e2e/support/screenshotManifest';
 
 const OUT_DIR = path.resolve(process.env.SCREENSHOTS_DIR ?? path.join(REPO_ROOT, 'docs', 'screenshots'));
 const CREDENTIAL = { id: 'WalletDemoCred01', name: 'Wallet Payments (sandbox)' };
@@ -583,6 +588,7 @@ function shots(workflows: Map<string, WorkflowJson>): Shot[] {
 		canvas('example-payout-status-report', 'WalletExPayRpt01', ['Report: Paid', 'Report: Failed']),
 		canvas('example-scheduled-collections', 'WalletExCollect1', ['Open Collection', 'Receiving Accounts']),
 		canvas('example-card-freeze-rule', 'WalletExCardRule', ['Freeze Card', 'No Action']),
+		canvas('example-agent-payouts-with-review', 'WalletExAgentRev', ['Payments Agent', 'Review payout', 'Pay out']),
 	];
 }
 
@@ -632,11 +638,16 @@ async function main(): Promise<void> {
 		await editor.signIn(token);
 
 		fs.mkdirSync(OUT_DIR, { recursive: true });
+		// Each picture's fingerprint (what it shows) and hash: test/screenshots.test.ts checks them.
+		const manifest = readManifest(OUT_DIR);
 		const only = (process.env.SCREENSHOTS_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 		for (const shot of shots(workflows)) {
 			if (only.length > 0 && !only.includes(shot.name)) continue;
 			try {
-				await shot.take(editor, path.join(OUT_DIR, `${shot.name}.png`));
+				const file = path.join(OUT_DIR, `${shot.name}.png`);
+				await shot.take(editor, file);
+				manifest[`${shot.name}.png`] = { shows: shows(shot.name), png: pngHash(file) };
+				writeManifest(OUT_DIR, manifest);
 			} catch (error) {
 				// What the browser showed instead, for the one who has to find out why.
 				const { data } = (await browser.cdp.send('Page.captureScreenshot', { format: 'png' })) as { data: string };
