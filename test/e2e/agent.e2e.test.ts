@@ -207,6 +207,8 @@ describeE2E('an AI agent pays only what a person approved, once (agent-payouts-w
 			expect((await click(approve)).status).toBe(200);
 			await reply(turn);
 			expect(told).toContain('"alreadySubmitted":true');
+			// In plain words first, for the agent; then the builder's message.
+			expect(told).toContain('This exact request was already sent earlier and the service accepted it; it was not sent again. Do not retry it');
 			expect(told).toContain('Not sent again: an earlier run of this node already sent this item');
 			expect(payouts().requests).toBe(1);
 

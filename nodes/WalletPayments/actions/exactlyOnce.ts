@@ -27,6 +27,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { CLAIM_ROUNDS, claimToken, processedStore } from '../../shared/processedStore';
 import { crossProcessWait } from '../../shared/queueMode';
 import { derivedKey, doneOnceKey, optionalKey, referenceFromKey } from '../helpers/idempotency';
+import { alreadySentForAgent, isAgentTool } from '../helpers/toolDescriptions';
 import type { WaitSettings } from '../helpers/settlement';
 import { optionalText } from '../helpers/validation';
 import { outcomeOf } from '../transport/errors';
@@ -378,7 +379,10 @@ async function sendClaimed(context: IExecuteFunctions, keys: ItemKeys, item: Pre
 				: claim === 'accepted'
 				? `Not sent again: an earlier run of this node already sent this item and the service accepted it. ${RESEND_HOW}`
 				: 'Not sent again: an earlier run of this node sent this item but got no clear answer (a timeout, an HTTP 5xx, or the run was stopped), so it may have been carried out. Check with Transaction → Get or in the service’s dashboard; only if it was not, run it again with Duplicate Protection → Allow Resend.';
-		return alreadySubmitted(item, { sent: false, outcome: claim === 'concurrent' ? 'unknown' : claim, message }, await existingRecord(context, item));
+		const outcome = claim === 'concurrent' ? 'unknown' : claim;
+		// An AI agent reads the message: first what it means for it, in plain words.
+		const said = isAgentTool(context) ? `${alreadySentForAgent(outcome)} ${message}` : message;
+		return alreadySubmitted(item, { sent: false, outcome, message: said }, await existingRecord(context, item));
 	}
 	onSend();
 	let data: IDataObject;

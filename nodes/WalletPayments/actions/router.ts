@@ -6,6 +6,7 @@ import { DEFAULT_ITEMS_PER_BATCH } from '../helpers/fields';
 import { runOrigin } from '../helpers/idempotency';
 import { limiter } from '../helpers/limiter';
 import { settlementFields, waitForFinalStatus } from '../helpers/settlement';
+import { isAgentTool } from '../helpers/toolDescriptions';
 import { InvalidInput } from '../helpers/validation';
 import { guardedRun, isGuarded, prepareItem, type GuardedOperation, type PreparedItem } from './exactlyOnce';
 import * as beneficiary from './beneficiary';
@@ -44,11 +45,6 @@ function findOperation(context: IExecuteFunctions, resource: string, operation: 
 		throw new NodeOperationError(context.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
 	}
 	return candidate;
-}
-
-/** Whether the node runs as an AI agent's tool (n8n's type for it ends in "Tool"). */
-function isAgentTool(context: IExecuteFunctions): boolean {
-	return context.getNode().type.endsWith('Tool');
 }
 
 /** Every failure leaves the router as a NodeApiError or NodeOperationError that knows its item. */

@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 const READS = 'Reads only: moves no money, free to call.';
 const ONCE =
@@ -70,4 +70,19 @@ export function toolDescriptionProperties(): INodeProperties[] {
 			}),
 		),
 	);
+}
+
+/** Whether the node runs as an AI agent's tool (n8n's type for it ends in "Tool"). */
+export function isAgentTool(context: IExecuteFunctions): boolean {
+	return context.getNode().type.endsWith('Tool');
+}
+
+/**
+ * What an agent is told first when a payment it asked for was not sent because it was sent
+ * before: in plain words, with what to do (the builder-facing message follows it).
+ */
+export function alreadySentForAgent(outcome: string): string {
+	return outcome === 'accepted'
+		? 'This exact request was already sent earlier and the service accepted it; it was not sent again. Do not retry it: tell the user it is already done.'
+		: 'This exact request was already sent earlier, or is being sent by another run, and its result is not known here; it was not sent again. Do not retry it: tell the user a person must check it.';
 }
