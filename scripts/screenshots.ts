@@ -7,11 +7,14 @@
  * Debian's `chromium` package (`apt-get install -y chromium`), elsewhere it stops saying exactly
  * what to install. Like the demo, it installs Node 24 + n8n into the cache when missing. It
  *  1. builds and packs the package, starts the sandbox and an n8n (free ports, 127.0.0.1) with
- *     the credential, the examples and one extra workflow for the payout form;
+ *     the credential, the examples and one extra workflow for the payout form; the agent
+ *     example's OpenAI credential points at the demo's local rule-based model (demoModel.ts);
  *  2. logs in through n8n's REST API and hands the session to headless Chromium (a cookie set
  *     over the DevTools protocol, plus the browser id the session is bound to);
  *  3. opens each view, waits until it shows what it should, and captures it (the settlement
- *     example is executed in the editor first: the sandbox settles its payouts after 3 s);
+ *     example is executed in the editor first: the sandbox settles its payouts after 3 s; the
+ *     agent example is run from the editor's own chat panel, asked for a payout, until the
+ *     review message with its buttons is there);
  *  4. stops Chromium, n8n and the sandbox and removes its folder.
  * Every request stays on 127.0.0.1 (Chromium resolves no other host).
  *
@@ -32,12 +35,14 @@ import * as os from 'os';
 import * as path from 'path';
 
 import { startSandbox, type Sandbox } from '../test/sandbox';
-import { loadExamples } from '../test/e2e/support/examples';
+import { startDemoModel } from '../test/e2e/support/demoModel';
+import { AGENT_MODEL_CREDENTIAL, loadExamples } from '../test/e2e/support/examples';
 import { ensureInstalled, REPO_ROOT } from '../test/e2e/support/install';
 import { CREDENTIAL_TYPE, N8n, packPackage, WALLET_NODE_TYPE, type WorkflowJson } from '../test/e2e/support/n8n';
 import { spawnOwned, stopGroup } from '../test/e2e/support/processes';
 import { mobileMoneyForm } from '../test/e2e/support/workflow';
 import { pngHash, readManifest, shows, writeManifest } from '../test/e2e/support/screenshotManifest';
+import type { ScriptedModel } from '../test/e2e/support/scriptedModel';
 
 const OUT_DIR = path.resolve(process.env.SCREENSHOTS_DIR ?? path.join(REPO_ROOT, 'docs', 'screenshots'));
 const CREDENTIAL = { id: 'WalletDemoCred01', name: 'Wallet Payments (sandbox)' };
@@ -378,17 +383,19 @@ class Editor {
 		return point;
 	}
 
-	/** Presses the mouse at `from` and moves it, in steps, to `to.x` (same height), then releases. */
-	async drag(from: { x: number; y: number }, to: { x: number }): Promise<void> {
+	/** Presses the mouse at `from` and moves it, in steps, to `to` (by default at the same height), then releases. */
+	async drag(from: { x: number; y: number }, to: { x: number; y?: number }): Promise<void> {
+		const toY = to.y ?? from.y;
 		await this.cdp.send('Input.dispatchMouseEvent', { type: 'mouseMoved', ...from });
 		await this.cdp.send('Input.dispatchMouseEvent', { type: 'mousePressed', ...from, button: 'left', clickCount: 1 });
 		const steps = 12;
 		for (let i = 1; i <= steps; i++) {
 			const x = from.x + ((to.x - from.x) * i) / steps;
-			await this.cdp.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y: from.y, button: 'left', buttons: 1 });
+			const y = from.y + ((toY - from.y) * i) / steps;
+			await this.cdp.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, button: 'left', buttons: 1 });
 			await sleep(30);
 		}
-		await this.cdp.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x: to.x, y: from.y, button: 'left', clickCount: 1 });
+		await this.cdp.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x: to.x, y: toY, button: 'left', clickCount: 1 });
 	}
 
 	/** A real double click (opens a node's panel on the canvas). */
@@ -428,6 +435,20 @@ class Editor {
 		})()`);
 		if (!marked) throw new Error(`No visible "${text}" to click`);
 		await this.click('[data-screenshot-target]');
+	}
+
+	async evaluate<T>(expression: string): Promise<T> {
+		return await this.cdp.evaluate<T>(expression);
+	}
+
+	/** Focuses the element an expression finds, types the text and presses Enter. */
+	async type(elementExpression: string, text: string): Promise<void> {
+		await this.cdp.evaluate(`(() => { const el = ${elementExpression}; el.focus(); return true; })()`);
+		await this.cdp.send('Input.insertText', { text });
+		await sleep(200);
+		for (const type of ['keyDown', 'keyUp']) {
+			await this.cdp.send('Input.dispatchKeyEvent', { type, key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13, ...(type === 'keyDown' ? { text: '\r' } : {}) });
+		}
 	}
 
 	/** Scrolls the element's parameter (label included) to the top of its scrolling panel. */
@@ -475,7 +496,7 @@ function nodeId(workflow: WorkflowJson, name: string): string {
 	return String(found.id);
 }
 
-function shots(workflows: Map<string, WorkflowJson>): Shot[] {
+function shots(workflows: Map<string, WorkflowJson>, beneficiaryId: string): Shot[] {
 	const workflow = (id: string) => {
 		const found = workflows.get(id);
 		if (!found) throw new Error(`No workflow ${id} to screenshot`);
@@ -589,6 +610,50 @@ function shots(workflows: Map<string, WorkflowJson>): Shot[] {
 		canvas('example-scheduled-collections', 'WalletExCollect1', ['Open Collection', 'Receiving Accounts']),
 		canvas('example-card-freeze-rule', 'WalletExCardRule', ['Freeze Card', 'No Action']),
 		canvas('example-agent-payouts-with-review', 'WalletExAgentRev', ['Payments Agent', 'Review payout', 'Pay out']),
+		{
+			// What a reviewer sees: the editor's own chat panel (no CDN) on the agent example, the
+			// demo's rule-based model proposing a payout, and the review step's message with its buttons.
+			name: 'agent-review-in-chat',
+			async take(editor, file) {
+				const agent = workflow('WalletExAgentRev');
+				await editor.viewport(HEIGHT);
+				await editor.open(`/workflow/${agent.id}`);
+				const nodes = agent.nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote').length;
+				await editor.waitFor(`document.querySelectorAll('[data-test-id="canvas-node"]').length >= ${nodes}`, 'the canvas');
+				await editor.clickText('Open chat');
+				const input = 'document.querySelector(\'[data-test-id="canvas-chat"] textarea, [data-test-id="chat-input"] textarea, textarea[placeholder]\')';
+				await editor.waitFor(input, 'the chat panel');
+				await editor.type(input, `pay ${beneficiaryId} 50 USD`);
+				// The chat panel: the input's nearest ancestor that shows the session (the sticky note on
+				// the canvas also says Approve / Deny).
+				const chat = `(() => { let el = ${input}; while (el && !el.innerText.includes('Session')) el = el.parentElement; return el; })()`;
+				await editor.waitFor(
+					`[...${chat}.querySelectorAll('button')].some((b) => b.innerText.includes('Approve')) && ${chat}.innerText.includes('Deny')`,
+					'the review message with its buttons in the chat panel',
+					90000,
+				);
+				// A taller and wider chat: the panel's resize handles dragged (row- and col-resize cursors;
+				// the canvas's sticky note has ns- and ew-resize ones).
+				const handle = (cursor: string) => `[...document.querySelectorAll('body *')].find((el) => {
+					const b = el.getBoundingClientRect();
+					return b.width > 0 && b.height > 0 && /^(${cursor})-resize$/.test(getComputedStyle(el).cursor);
+				})`;
+				const top = await editor.point(handle('row'));
+				await editor.drag(top, { x: top.x, y: 200 });
+				await sleep(500);
+				const side = await editor.point(handle('col'));
+				await editor.drag(side, { x: 880 });
+				await sleep(500);
+				// The review message (the last one) in view.
+				await editor.evaluate(`(() => { [...${chat}.querySelectorAll('*')].forEach((el) => { if (el.scrollHeight > el.clientHeight + 4) el.scrollTop = el.scrollHeight; }); return true; })()`);
+				// Only the chat panel: from its top handle down, from the sidebar to its right handle.
+				const rowHandle = await editor.point(handle('row'));
+				const colHandle = await editor.point(handle('col'));
+				const sidebar = (await editor.point(handle('e'))).x + 2;
+				const panel = { x: Math.ceil(sidebar), y: Math.ceil(rowHandle.y + 2), width: Math.floor(colHandle.x - 2 - sidebar), height: Math.floor(HEIGHT - rowHandle.y - 2) };
+				await editor.capture(file, panel);
+			},
+		},
 	];
 }
 
@@ -615,6 +680,7 @@ async function main(): Promise<void> {
 	let sandbox: Sandbox | undefined;
 	let n8n: N8n | undefined;
 	let browser: { pgid: number; cdp: Cdp } | undefined;
+	let model: ScriptedModel | undefined;
 	try {
 		const tarball = packPackage(path.join(folder, 'pack'));
 		n8n = await N8n.create({ parentDir: folder, tarball, install });
@@ -624,6 +690,9 @@ async function main(): Promise<void> {
 			CREDENTIAL.id,
 			CREDENTIAL.name,
 		);
+		// The agent example's chat model: the demo's local rule-based stand-in (nothing outside).
+		model = await startDemoModel();
+		await n8n.importCredentials([{ ...AGENT_MODEL_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'demo-model', url: model.url } }]);
 		const workflows = new Map<string, WorkflowJson>();
 		for (const example of loadExamples(CREDENTIAL)) workflows.set(example.workflow.id, example.workflow);
 		workflows.set(FORM_WORKFLOW_ID, formWorkflow());
@@ -641,7 +710,7 @@ async function main(): Promise<void> {
 		// Each picture's fingerprint (what it shows) and hash: test/screenshots.test.ts checks them.
 		const manifest = readManifest(OUT_DIR);
 		const only = (process.env.SCREENSHOTS_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-		for (const shot of shots(workflows)) {
+		for (const shot of shots(workflows, sandbox.state.beneficiaries[0].id)) {
 			if (only.length > 0 && !only.includes(shot.name)) continue;
 			try {
 				const file = path.join(OUT_DIR, `${shot.name}.png`);
@@ -661,6 +730,7 @@ async function main(): Promise<void> {
 		if (browser) await stopGroup(browser.pgid, 3000);
 		await n8n?.stop().catch(() => undefined);
 		await sandbox?.close().catch(() => undefined);
+		await model?.close().catch(() => undefined);
 		fs.rmSync(folder, { recursive: true, force: true });
 	}
 }

@@ -38,6 +38,7 @@ export const SHOT_EXAMPLES: Record<string, string | null> = {
 	'example-scheduled-collections': 'scheduled-collections.json',
 	'example-card-freeze-rule': 'card-freeze-rule.json',
 	'example-agent-payouts-with-review': 'agent-payouts-with-review.json',
+	'agent-review-in-chat': 'agent-payouts-with-review.json',
 };
 
 export interface ManifestEntry {
