@@ -16,7 +16,8 @@ export class WalletPaymentsApi implements ICredentialType {
 		dark: 'file:../icons/wallet-payments.dark.svg',
 	};
 
-	documentationUrl = 'https://github.com/n8n-nodes-wallet-payments/n8n-nodes-wallet-payments#credentials';
+	documentationUrl =
+		'https://github.com/n8n-nodes-wallet-payments/n8n-nodes-wallet-payments#credentials';
 
 	properties: INodeProperties[] = [
 		{
@@ -97,7 +98,10 @@ export class WalletPaymentsApi implements ICredentialType {
 	// every request, and the declarative form costs an expression evaluation each time.
 	authenticate: IAuthenticate = async (credentials, requestOptions) => ({
 		...requestOptions,
-		headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.apiKey ?? '')}` },
+		headers: {
+			...requestOptions.headers,
+			Authorization: `Bearer ${String(credentials.apiKey ?? '')}`,
+		},
 	});
 
 	// A cheap, read-only call: one customer.
@@ -111,20 +115,25 @@ export class WalletPaymentsApi implements ICredentialType {
 		rules: [
 			{
 				type: 'responseCode',
-				properties: { value: 401, message: 'The service refused the API Key (HTTP 401). Check the API Key.' },
+				properties: {
+					value: 401,
+					message: 'The service refused the API Key (HTTP 401). Check the API Key.',
+				},
 			},
 			{
 				type: 'responseCode',
 				properties: {
 					value: 403,
-					message: 'The API Key is not allowed to read customers (HTTP 403). Check the key and its permissions.',
+					message:
+						'The API Key is not allowed to read customers (HTTP 403). Check the key and its permissions.',
 				},
 			},
 			{
 				type: 'responseCode',
 				properties: {
 					value: 404,
-					message: 'Nothing answers at this Base URL (HTTP 404). Check the Base URL: the address of the API, without a path.',
+					message:
+						'Nothing answers at this Base URL (HTTP 404). Check the Base URL: the address of the API, without a path.',
 				},
 			},
 		],

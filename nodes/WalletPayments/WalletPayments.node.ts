@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as beneficiary from './actions/beneficiary';
@@ -19,7 +24,10 @@ export class WalletPayments implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Wallet Payments',
 		name: 'walletPayments',
-		icon: { light: 'file:../../icons/wallet-payments.svg', dark: 'file:../../icons/wallet-payments.dark.svg' },
+		icon: {
+			light: 'file:../../icons/wallet-payments.svg',
+			dark: 'file:../../icons/wallet-payments.dark.svg',
+		},
 		group: ['transform'],
 		// 1.1: Card → Get Many Transactions lists newest first unless told otherwise.
 		version: [1, 1.1],

@@ -10,7 +10,14 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { type AnswerReport, claimEvent, dedupeWindow, DEFAULT_DEDUPE_WINDOW, eventKey, unhandledEvents } from './dedupe';
+import {
+	type AnswerReport,
+	claimEvent,
+	dedupeWindow,
+	DEFAULT_DEDUPE_WINDOW,
+	eventKey,
+	unhandledEvents,
+} from './dedupe';
 import { ALL_EVENTS, eventSelection, isSelected, WALLET_EVENTS } from './events';
 import {
 	DEFAULT_SIGNATURE_HEADER,
@@ -86,17 +93,23 @@ async function assertReadyToVerify(context: IHookFunctions): Promise<void> {
 }
 
 function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
+	return (
+		typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value)
+	);
 }
 
 export class WalletPaymentsTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Wallet Payments Trigger',
 		name: 'walletPaymentsTrigger',
-		icon: { light: 'file:../../icons/wallet-payments.svg', dark: 'file:../../icons/wallet-payments.dark.svg' },
+		icon: {
+			light: 'file:../../icons/wallet-payments.svg',
+			dark: 'file:../../icons/wallet-payments.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["events"].includes("*") ? "All events" : $parameter["events"].join(", ")}}',
+		subtitle:
+			'={{$parameter["events"].includes("*") ? "All events" : $parameter["events"].join(", ")}}',
 		description:
 			'Starts the workflow when the wallet payments service sends a signed event (payouts, beneficiaries, virtual cards, deposits)',
 		defaults: { name: 'Wallet Payments Trigger' },
@@ -194,7 +207,8 @@ export class WalletPaymentsTrigger implements INodeType {
 						name: 'includeHeaders',
 						type: 'boolean',
 						default: false,
-						description: 'Whether to add the request headers to the output item (the signature, authorization and cookie headers are left out)',
+						description:
+							'Whether to add the request headers to the output item (the signature, authorization and cookie headers are left out)',
 					},
 				],
 			},
@@ -237,7 +251,9 @@ export class WalletPaymentsTrigger implements INodeType {
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const request = this.getRequestObject() as unknown as WebhookRequest;
 		const headers = this.getHeaderData();
-		const headerName = signatureHeaderName(this.getNodeParameter('signatureHeader', DEFAULT_SIGNATURE_HEADER));
+		const headerName = signatureHeaderName(
+			this.getNodeParameter('signatureHeader', DEFAULT_SIGNATURE_HEADER),
+		);
 
 		if (this.getNodeParameter('verifySignature', true) !== false) {
 			const secret = await signingSecret(this);
@@ -255,13 +271,25 @@ export class WalletPaymentsTrigger implements INodeType {
 		}
 
 		const body = request.body;
-		if (!isObject(body) || typeof body.event !== 'string' || body.event.trim() === '' || !isObject(body.data)) {
-			return refuse(this, 400, 'The body is not a wallet payments event: expected JSON { "event": string, "data": object }');
+		if (
+			!isObject(body) ||
+			typeof body.event !== 'string' ||
+			body.event.trim() === '' ||
+			!isObject(body.data)
+		) {
+			return refuse(
+				this,
+				400,
+				'The body is not a wallet payments event: expected JSON { "event": string, "data": object }',
+			);
 		}
 		const event = body.event;
 		const data = body.data;
 
-		const selection = eventSelection(this.getNodeParameter('events', [ALL_EVENTS]), this.getNodeParameter('customEvents', ''));
+		const selection = eventSelection(
+			this.getNodeParameter('events', [ALL_EVENTS]),
+			this.getNodeParameter('customEvents', ''),
+		);
 		if (!isSelected(selection, event)) return acknowledge('event not selected');
 
 		const options = this.getNodeParameter('options', {}) as IDataObject;

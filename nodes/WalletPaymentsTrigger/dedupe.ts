@@ -33,12 +33,14 @@ export const DEFAULT_DEDUPE_WINDOW = 1000;
 export function eventKey(event: string, data: IDataObject): string | undefined {
 	const id = data.id;
 	if ((typeof id !== 'string' && typeof id !== 'number') || id === '') return undefined;
-	const status = typeof data.status === 'string' || typeof data.status === 'number' ? data.status : null;
+	const status =
+		typeof data.status === 'string' || typeof data.status === 'number' ? data.status : null;
 	return JSON.stringify([event, String(id), status === null ? null : String(status)]);
 }
 
 export function dedupeWindow(value: unknown): number {
-	if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return DEFAULT_DEDUPE_WINDOW;
+	if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+		return DEFAULT_DEDUPE_WINDOW;
 	return Math.floor(value);
 }
 
@@ -64,7 +66,11 @@ export type AnswerReport = (startedRun: boolean) => void;
  * started. A window of 0 claims everything (de-duplication off). Look-up and record are one
  * synchronous step: nothing can run in between.
  */
-export async function claimEvent(scope: string, key: string, windowSize: number): Promise<AnswerReport | false> {
+export async function claimEvent(
+	scope: string,
+	key: string,
+	windowSize: number,
+): Promise<AnswerReport | false> {
 	if (windowSize <= 0) return () => undefined;
 	let table = claims.get(scope);
 	if (!table) {
@@ -94,7 +100,11 @@ export async function claimEvent(scope: string, key: string, windowSize: number)
 	return report;
 }
 
-function release(table: { order: string[]; state: Map<string, ClaimState> }, key: string, claim: ClaimState): void {
+function release(
+	table: { order: string[]; state: Map<string, ClaimState> },
+	key: string,
+	claim: ClaimState,
+): void {
 	if (table.state.get(key) !== claim) return;
 	table.state.delete(key);
 	const at = table.order.lastIndexOf(key);
@@ -126,11 +136,18 @@ export async function unhandledEvents(
 	} else {
 		const claim = await store.claim(keys, wait);
 		if (claim.unresolved.length > 0) {
-			throw new NodeOperationError(context.getNode(), `Not passed on: n8n could not make sure that only this run handles the event (${claim.why})`, {
-				description: 'Nothing after the trigger ran for it. Retry this execution: the event goes on then, unless another run handled it meanwhile.',
-			});
+			throw new NodeOperationError(
+				context.getNode(),
+				`Not passed on: n8n could not make sure that only this run handles the event (${claim.why})`,
+				{
+					description:
+						'Nothing after the trigger ran for it. Retry this execution: the event goes on then, unless another run handled it meanwhile.',
+				},
+			);
 		}
 		handled = new Set(claim.theirs);
 	}
-	return items.filter((item) => typeof item.json.eventKey !== 'string' || !handled.has(item.json.eventKey));
+	return items.filter(
+		(item) => typeof item.json.eventKey !== 'string' || !handled.has(item.json.eventKey),
+	);
 }

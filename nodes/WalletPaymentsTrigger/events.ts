@@ -11,7 +11,8 @@ export const WALLET_EVENTS: INodePropertyOptions[] = [
 	{
 		name: 'Beneficiary Status Changed',
 		value: 'beneficiary.status.changed',
-		description: 'A saved beneficiary’s status moved to PENDING, PROCESSING, SUCCESS or FAILED (beneficiary.status.changed)',
+		description:
+			'A saved beneficiary’s status moved to PENDING, PROCESSING, SUCCESS or FAILED (beneficiary.status.changed)',
 	},
 	{
 		name: 'Card Created',
@@ -36,12 +37,14 @@ export const WALLET_EVENTS: INodePropertyOptions[] = [
 	{
 		name: 'Card Transaction Credit',
 		value: 'virtualcard.transaction.credit',
-		description: 'Money was added to a card (e.g. a settled top-up) (virtualcard.transaction.credit)',
+		description:
+			'Money was added to a card (e.g. a settled top-up) (virtualcard.transaction.credit)',
 	},
 	{
 		name: 'Card Transaction Debit',
 		value: 'virtualcard.transaction.debit',
-		description: 'Money left a card (a purchase or a settled withdrawal) (virtualcard.transaction.debit)',
+		description:
+			'Money left a card (a purchase or a settled withdrawal) (virtualcard.transaction.debit)',
 	},
 	{
 		name: 'Card Transaction Declined',
@@ -98,10 +101,14 @@ export interface EventSelection {
 }
 
 export function eventSelection(events: unknown, customEvents: unknown): EventSelection {
-	const chosen = Array.isArray(events) ? events.filter((name): name is string => typeof name === 'string') : [];
+	const chosen = Array.isArray(events)
+		? events.filter((name): name is string => typeof name === 'string')
+		: [];
 	const custom = typeof customEvents === 'string' ? customEvents.split(',') : [];
 	const names = new Set(
-		[...chosen, ...custom].map((name) => name.trim().toLowerCase()).filter((name) => name.length > 0),
+		[...chosen, ...custom]
+			.map((name) => name.trim().toLowerCase())
+			.filter((name) => name.length > 0),
 	);
 	return { all: names.has(ALL_EVENTS), names };
 }

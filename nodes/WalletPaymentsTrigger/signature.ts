@@ -32,7 +32,9 @@ export interface SignatureInput {
  * Whether the request is signed. `reason` says why not; it never contains the secret, the
  * received signature or the computed digest, so it is safe to send back to the caller.
  */
-export type SignatureCheck = { valid: true; signedOver: 'raw' | 'json' } | { valid: false; reason: string };
+export type SignatureCheck =
+	| { valid: true; signedOver: 'raw' | 'json' }
+	| { valid: false; reason: string };
 
 /**
  * Reads the signature from the header: hex of the HMAC digest, optionally prefixed with the
@@ -55,11 +57,17 @@ function parseSignature(
 		if (prefix[1].toLowerCase() !== algorithm) return { problem: 'malformed' };
 		value = value.slice(prefix[0].length);
 	}
-	if (value.length !== HEX_LENGTH[algorithm] || !/^[0-9a-f]+$/i.test(value)) return { problem: 'malformed' };
+	if (value.length !== HEX_LENGTH[algorithm] || !/^[0-9a-f]+$/i.test(value))
+		return { problem: 'malformed' };
 	return { digest: Buffer.from(value, 'hex') };
 }
 
-function matches(expected: Buffer, secret: string, algorithm: SignatureAlgorithm, payload: Buffer | string): boolean {
+function matches(
+	expected: Buffer,
+	secret: string,
+	algorithm: SignatureAlgorithm,
+	payload: Buffer | string,
+): boolean {
 	const digest = createHmac(algorithm, secret).update(payload).digest();
 	// Lengths are equal after parseSignature; the check keeps timingSafeEqual from throwing.
 	return digest.length === expected.length && timingSafeEqual(digest, expected);
@@ -86,11 +94,14 @@ export function verifySignature(input: SignatureInput): SignatureCheck {
 		};
 	}
 	const raw = input.rawBody;
-	if (raw !== undefined && matches(parsed.digest, secret, algorithm, raw)) return { valid: true, signedOver: 'raw' };
+	if (raw !== undefined && matches(parsed.digest, secret, algorithm, raw))
+		return { valid: true, signedOver: 'raw' };
 	if (isJsonContainer(input.parsedBody)) {
 		const json = JSON.stringify(input.parsedBody);
-		const sameAsRaw = raw !== undefined && Buffer.from(json).equals(Buffer.isBuffer(raw) ? raw : Buffer.from(raw));
-		if (!sameAsRaw && matches(parsed.digest, secret, algorithm, json)) return { valid: true, signedOver: 'json' };
+		const sameAsRaw =
+			raw !== undefined && Buffer.from(json).equals(Buffer.isBuffer(raw) ? raw : Buffer.from(raw));
+		if (!sameAsRaw && matches(parsed.digest, secret, algorithm, json))
+			return { valid: true, signedOver: 'json' };
 	}
 	return { valid: false, reason: 'the signature does not match the request body' };
 }

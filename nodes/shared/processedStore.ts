@@ -142,13 +142,19 @@ export interface ProcessedStore {
 export function processedStore(context: IExecuteFunctions, maxEntries: number): ProcessedStore {
 	const { checkProcessedAndRecord, removeProcessed } = context.helpers;
 	if (typeof checkProcessedAndRecord !== 'function' || typeof removeProcessed !== 'function') {
-		throw new NodeOperationError(context.getNode(), 'This n8n has no de-duplication store, so nothing was done', {
-			description: 'Update n8n: the store comes with the Remove Duplicates node (n8n 1.70 and later).',
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			'This n8n has no de-duplication store, so nothing was done',
+			{
+				description:
+					'Update n8n: the store comes with the Remove Duplicates node (n8n 1.70 and later).',
+			},
+		);
 	}
 	if (!context.getWorkflow().id) {
 		throw new NodeOperationError(context.getNode(), 'Save the workflow first: nothing was sent', {
-			description: 'n8n remembers which items were done per saved workflow, so that no re-run does them twice; an unsaved workflow has no place to remember them.',
+			description:
+				'n8n remembers which items were done per saved workflow, so that no re-run does them twice; an unsaved workflow has no place to remember them.',
 		});
 	}
 	const options = { mode: 'entries', maxEntries } as const;
@@ -156,7 +162,10 @@ export function processedStore(context: IExecuteFunctions, maxEntries: number): 
 	 * One call of n8n's store, timed: its time bounds the time between its read and its write, the
 	 * claim's timing assumption (n8n's debug log shows each one, for measuring it).
 	 */
-	const storeCall = async <T>(values: number, task: () => Promise<T>): Promise<{ answer: T; ms: number }> => {
+	const storeCall = async <T>(
+		values: number,
+		task: () => Promise<T>,
+	): Promise<{ answer: T; ms: number }> => {
 		const start = Date.now();
 		const answer = await afterRowRace(task);
 		const ms = Date.now() - start;
@@ -179,11 +188,18 @@ export function processedStore(context: IExecuteFunctions, maxEntries: number): 
 		const now = Date.now();
 		const wait = settleMs();
 		const asked = new Set(values);
-		const due = [...unsettled].filter(([value, at]) => (checkAll || now - at >= wait) && !asked.has(value)).map(([value]) => value);
+		const due = [...unsettled]
+			.filter(([value, at]) => (checkAll || now - at >= wait) && !asked.has(value))
+			.map(([value]) => value);
 		const sent = [...values, ...due];
 		if (sent.length === 0) return [];
 		const found = new Set(
-			(await storeCall(sent.length, async () => await checkProcessedAndRecord.call(context.helpers, sent, 'node', options))).answer.processed.map(String),
+			(
+				await storeCall(
+					sent.length,
+					async () => await checkProcessedAndRecord.call(context.helpers, sent, 'node', options),
+				)
+			).answer.processed.map(String),
 		);
 		const writtenAt = Date.now();
 		longestCall = Math.max(longestCall, writtenAt - now);
@@ -197,7 +213,10 @@ export function processedStore(context: IExecuteFunctions, maxEntries: number): 
 
 	/** One store call outside the unsettled bookkeeping: what was already there, and how long it took. */
 	const rawRecord = async (values: string[]) => {
-		const { answer, ms } = await storeCall(values.length, async () => await checkProcessedAndRecord.call(context.helpers, values, 'node', options));
+		const { answer, ms } = await storeCall(
+			values.length,
+			async () => await checkProcessedAndRecord.call(context.helpers, values, 'node', options),
+		);
 		return { found: new Set(answer.processed.map(String)), ms };
 	};
 
@@ -218,7 +237,11 @@ export function processedStore(context: IExecuteFunctions, maxEntries: number): 
 	 * already made by the caller (with its own values), with this token, taking this long; its
 	 * `values` are the ones that call found new.
 	 */
-	const claimRounds = async (values: string[], waitMs: number, started?: { token: string; callMs: number }): Promise<ClaimResult> => {
+	const claimRounds = async (
+		values: string[],
+		waitMs: number,
+		started?: { token: string; callMs: number },
+	): Promise<ClaimResult> => {
 		const result: ClaimResult = { ours: [], theirs: [], unresolved: [] };
 		let pending = [...new Set(values)];
 		for (let round = 0; round < CLAIM_ROUNDS && pending.length > 0; round++) {
@@ -268,12 +291,16 @@ export function processedStore(context: IExecuteFunctions, maxEntries: number): 
 			await warmUp();
 			return await claimRounds(values, waitMs);
 		},
-		confirm: async (token, values, waitMs, callMs) => await claimRounds(values, waitMs, { token, callMs }),
+		confirm: async (token, values, waitMs, callMs) =>
+			await claimRounds(values, waitMs, { token, callMs }),
 		record: async (values) => await guarded(async () => await recordAndCheck(values)),
 		remove: async (values) =>
 			await guarded(async () => {
 				for (const value of values) unsettled.delete(value);
-				await storeCall(values.length, async () => await removeProcessed.call(context.helpers, values, 'node', options));
+				await storeCall(
+					values.length,
+					async () => await removeProcessed.call(context.helpers, values, 'node', options),
+				);
 			}),
 		settle: async () => {
 			for (let round = 0; round < SETTLE_ROUNDS && unsettled.size > 0; round++) {
@@ -282,9 +309,13 @@ export function processedStore(context: IExecuteFunctions, maxEntries: number): 
 				await guarded(async () => await recordAndCheck([], true));
 			}
 			if (unsettled.size > 0) {
-				throw new NodeOperationError(context.getNode(), `n8n's de-duplication store kept losing ${unsettled.size} of this node's records`, {
-					description: `Another n8n process wrote this node's row over them ${SETTLE_ROUNDS} times in a row. What this run did is done; a re-run may not know it. Check before running these items again.`,
-				});
+				throw new NodeOperationError(
+					context.getNode(),
+					`n8n's de-duplication store kept losing ${unsettled.size} of this node's records`,
+					{
+						description: `Another n8n process wrote this node's row over them ${SETTLE_ROUNDS} times in a row. What this run did is done; a re-run may not know it. Check before running these items again.`,
+					},
+				);
 			}
 		},
 		atomically: async (task) =>

@@ -22,5 +22,7 @@ export async function crossProcessWait(context: IExecuteFunctions): Promise<numb
 	const credentials = await context.getCredentials('walletPaymentsApi');
 	if (credentials.queueMode !== true) return undefined;
 	const wait = Number(credentials.claimWaitMs ?? DEFAULT_CLAIM_WAIT_MS);
-	return Number.isFinite(wait) ? Math.max(MIN_CLAIM_WAIT_MS, Math.floor(wait)) : DEFAULT_CLAIM_WAIT_MS;
+	return Number.isFinite(wait)
+		? Math.max(MIN_CLAIM_WAIT_MS, Math.floor(wait))
+		: DEFAULT_CLAIM_WAIT_MS;
 }

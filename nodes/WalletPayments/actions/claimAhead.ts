@@ -53,12 +53,16 @@ export function claimAhead(keys: ItemKeys, items: PreparedItem[], inFlight: numb
 	let claimedUpTo = 0;
 	/** The durations of the latest store calls, newest last. */
 	const callMs: number[] = [];
-	const largestWindow = Math.min(MAX_WINDOW, Math.max(inFlight, Math.ceil(items.length / RUN_SHARE)));
+	const largestWindow = Math.min(
+		MAX_WINDOW,
+		Math.max(inFlight, Math.ceil(items.length / RUN_SHARE)),
+	);
 	/** Store calls one after another; the first failure fails every later claim. */
 	let calls: Promise<unknown> = Promise.resolve();
 	let failure: { error: unknown } | undefined;
 
-	const resendOf = (positions: number[]) => new Set(positions.filter((p) => items[p].allowResend).map((p) => items[p].key));
+	const resendOf = (positions: number[]) =>
+		new Set(positions.filter((p) => items[p].allowResend).map((p) => items[p].key));
 	const claimInOrder = (positions: number[]): Promise<Map<string, Claim>> => {
 		const call = calls.then(async () => {
 			if (failure) throw failure.error;
@@ -95,7 +99,11 @@ export function claimAhead(keys: ItemKeys, items: PreparedItem[], inFlight: numb
 		}
 		if (window.length === 0) return;
 		const call = claimInOrder(window);
-		for (const p of window) claims.set(p, call.then((result) => result.get(items[p].key)!));
+		for (const p of window)
+			claims.set(
+				p,
+				call.then((result) => result.get(items[p].key)!),
+			);
 	};
 	/** Resolves when the item at `position` is done. */
 	const doneWith = (position: number) => {

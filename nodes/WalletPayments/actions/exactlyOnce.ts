@@ -52,7 +52,10 @@ export interface GuardedRequest {
 	/** After sending, check the new transaction until its status is final (payouts). */
 	waitForFinal?: WaitSettings;
 	/** What an earlier run created, looked up by its reference, where the API can. */
-	findExisting?: (context: IExecuteFunctions, reference: string) => Promise<IDataObject | undefined>;
+	findExisting?: (
+		context: IExecuteFunctions,
+		reference: string,
+	) => Promise<IDataObject | undefined>;
 }
 
 export interface GuardedOperation {
@@ -140,7 +143,14 @@ export function itemKeys(context: IExecuteFunctions, runMark?: string) {
 	let markHeld = false;
 	const forget = (key: string) => {
 		toMarkAccepted.delete(acceptedMarker(key));
-		for (const value of [key, acceptedMarker(key), claimedMarker(key), sendingMarker(key), takeoverMarker(key)]) toForget.add(value);
+		for (const value of [
+			key,
+			acceptedMarker(key),
+			claimedMarker(key),
+			sendingMarker(key),
+			takeoverMarker(key),
+		])
+			toForget.add(value);
 	};
 	const forgetNow = async () => {
 		if (toForget.size === 0) return;
@@ -153,14 +163,24 @@ export function itemKeys(context: IExecuteFunctions, runMark?: string) {
 		const marks = [...toMarkAccepted];
 		toMarkAccepted.clear();
 		// The mark first: in the first call of a run, it goes into the row before the keys.
-		const found = new Set(await store.record([...(runMark ? [runMark] : []), ...keys, ...marks, ...(token ? [token] : [])]));
+		const found = new Set(
+			await store.record([
+				...(runMark ? [runMark] : []),
+				...keys,
+				...marks,
+				...(token ? [token] : []),
+			]),
+		);
 		for (const value of [...keys, ...marks]) kept.add(value);
 		if (runMark !== undefined) {
 			if (markHeld && !found.has(runMark)) {
 				// Older records of this data are gone: this run's own, and those it found, are written
 				// again; what it has not reached yet cannot be known, so it sends nothing more.
 				await store.record([...kept]);
-				if (keys.length > 0) throw new RecordsLost('n8n’s de-duplication store dropped this node’s oldest records while this run was being sent');
+				if (keys.length > 0)
+					throw new RecordsLost(
+						'n8n’s de-duplication store dropped this node’s oldest records while this run was being sent',
+					);
 			}
 			markHeld ||= found.has(runMark);
 		}
@@ -178,7 +198,9 @@ export function itemKeys(context: IExecuteFunctions, runMark?: string) {
 		const ms = Date.now() - start;
 		if (ms >= wait) {
 			for (const key of keys) forget(key);
-			throw new ClaimNotHeld(`one of n8n's store calls took ${ms} ms, as long as the claim wait (${wait} ms) or longer`);
+			throw new ClaimNotHeld(
+				`one of n8n's store calls took ${ms} ms, as long as the claim wait (${wait} ms) or longer`,
+			);
 		}
 	};
 	/**
@@ -188,7 +210,11 @@ export function itemKeys(context: IExecuteFunctions, runMark?: string) {
 	 * claim protocol on their takeover markers), and returned to be sent; the others stay as
 	 * they are in `claims` (accepted, or unknown) or become `concurrent` (another Retry took them).
 	 */
-	const takeOver = async (unsent: string[], claims: Map<string, Claim>, wait: number): Promise<string[]> => {
+	const takeOver = async (
+		unsent: string[],
+		claims: Map<string, Claim>,
+		wait: number,
+	): Promise<string[]> => {
 		await sleep(takeoverWaitMs(wait));
 		const still = await store.atomically(async () => {
 			const asked = unsent.flatMap((key) => [acceptedMarker(key), sendingMarker(key)]);
@@ -196,14 +222,19 @@ export function itemKeys(context: IExecuteFunctions, runMark?: string) {
 			for (const marker of asked) (present.has(marker) ? kept : toForget).add(marker);
 			await forgetNow();
 			for (const key of unsent) if (present.has(acceptedMarker(key))) claims.set(key, 'accepted');
-			return unsent.filter((key) => !present.has(acceptedMarker(key)) && !present.has(sendingMarker(key)));
+			return unsent.filter(
+				(key) => !present.has(acceptedMarker(key)) && !present.has(sendingMarker(key)),
+			);
 		});
 		if (still.length === 0) return [];
 		const held = await store.claim(still.map(takeoverMarker), wait);
 		const ours = still.filter((key) => held.ours.includes(takeoverMarker(key)));
-		for (const key of still) if (held.theirs.includes(takeoverMarker(key))) claims.set(key, 'concurrent');
+		for (const key of still)
+			if (held.theirs.includes(takeoverMarker(key))) claims.set(key, 'concurrent');
 		if (held.unresolved.length > 0) {
-			throw new ClaimNotHeld(`n8n could not make sure that no other run sends the items the crashed run claimed and never sent: ${held.why ?? 'unknown'}`);
+			throw new ClaimNotHeld(
+				`n8n could not make sure that no other run sends the items the crashed run claimed and never sent: ${held.why ?? 'unknown'}`,
+			);
 		}
 		for (const key of ours) {
 			kept.add(takeoverMarker(key));
@@ -231,21 +262,39 @@ export function itemKeys(context: IExecuteFunctions, runMark?: string) {
 				const start = Date.now();
 				const found = await recordWith(queue ? [...keys, ...keys.map(claimedMarker)] : keys, token);
 				callMs = Date.now() - start;
-				const claims = new Map<string, Claim>(keys.map((key) => [key, found.has(key) ? 'unknown' : 'new']));
+				const claims = new Map<string, Claim>(
+					keys.map((key) => [key, found.has(key) ? 'unknown' : 'new']),
+				);
 				const again = keys.filter((key) => found.has(key));
 				const asked = again.filter((key) => !resend.has(key)).map(acceptedMarker);
 				// Queue mode: a key recorded before without its claimed marker (by one n8n process, or an
 				// older version) has just been given one; it gets its sending marker too, so that no Retry
 				// takes it for a key claimed and never sent. A Retry asks whether the others were sent.
-				const neutral = queue ? again.filter((key) => !found.has(claimedMarker(key))).map(sendingMarker) : [];
-				if (retry) asked.push(...again.filter((key) => !resend.has(key) && found.has(claimedMarker(key))).map(sendingMarker));
+				const neutral = queue
+					? again.filter((key) => !found.has(claimedMarker(key))).map(sendingMarker)
+					: [];
+				if (retry)
+					asked.push(
+						...again
+							.filter((key) => !resend.has(key) && found.has(claimedMarker(key)))
+							.map(sendingMarker),
+					);
 				if (asked.length + neutral.length > 0) {
 					const present = new Set(await store.record([...asked, ...neutral]));
 					for (const marker of [...asked, ...neutral]) kept.add(marker);
-					for (const key of again) if (present.has(acceptedMarker(key))) claims.set(key, 'accepted');
+					for (const key of again)
+						if (present.has(acceptedMarker(key))) claims.set(key, 'accepted');
 					// Asking recorded the markers that were not there: they were not seen.
 					for (const marker of asked) if (!present.has(marker)) toForget.add(marker);
-					unsent = retry ? again.filter((key) => !resend.has(key) && found.has(claimedMarker(key)) && !present.has(acceptedMarker(key)) && !present.has(sendingMarker(key))) : [];
+					unsent = retry
+						? again.filter(
+								(key) =>
+									!resend.has(key) &&
+									found.has(claimedMarker(key)) &&
+									!present.has(acceptedMarker(key)) &&
+									!present.has(sendingMarker(key)),
+							)
+						: [];
 				}
 				resending = again.filter((key) => resend.has(key));
 				for (const key of resending) toForget.add(acceptedMarker(key));
@@ -264,7 +313,9 @@ export function itemKeys(context: IExecuteFunctions, runMark?: string) {
 				if (held.unresolved.length > 0) {
 					for (const key of [...held.ours, ...taken]) forget(key);
 					for (const key of held.unresolved) kept.delete(key);
-					throw new ClaimNotHeld(`n8n could not make sure that no other run records these items at the same moment: ${held.why ?? 'unknown'}`);
+					throw new ClaimNotHeld(
+						`n8n could not make sure that no other run records these items at the same moment: ${held.why ?? 'unknown'}`,
+					);
 				}
 				ours = held.ours;
 			}
@@ -311,11 +362,15 @@ export async function prepareItem(
 	const protection = context.getNodeParameter('duplicateProtection', itemIndex, {}) as Protection;
 	const workflowId = String(context.getWorkflow().id ?? '');
 	const nodeId = context.getNode().id;
-	const givenReference = request.reference ? optionalText(request.reference.given, 'Reference', 100) : undefined;
+	const givenReference = request.reference
+		? optionalText(request.reference.given, 'Reference', 100)
+		: undefined;
 	const key =
 		optionalKey(protection.idempotencyKey, 'Idempotency Key') ??
 		givenReference ??
-		(request.doneOnceFor === undefined ? undefined : doneOnceKey(request.endpoint, request.doneOnceFor)) ??
+		(request.doneOnceFor === undefined
+			? undefined
+			: doneOnceKey(request.endpoint, request.doneOnceFor)) ??
 		derivedKey({ workflowId, nodeId, origin, itemIndex, request: request.body });
 	let reference: string | undefined;
 	if (request.reference) {
@@ -327,7 +382,11 @@ export async function prepareItem(
 
 const RESEND_HOW = 'To send it anyway, turn on Duplicate Protection → Allow Resend.';
 
-function alreadySubmitted(item: PreparedItem, fields: IDataObject, existing?: IDataObject): IDataObject {
+function alreadySubmitted(
+	item: PreparedItem,
+	fields: IDataObject,
+	existing?: IDataObject,
+): IDataObject {
 	return {
 		...existing,
 		alreadySubmitted: true,
@@ -337,7 +396,10 @@ function alreadySubmitted(item: PreparedItem, fields: IDataObject, existing?: ID
 	};
 }
 
-async function existingRecord(context: IExecuteFunctions, item: PreparedItem): Promise<IDataObject | undefined> {
+async function existingRecord(
+	context: IExecuteFunctions,
+	item: PreparedItem,
+): Promise<IDataObject | undefined> {
 	if (!item.request.findExisting || item.reference === undefined) return undefined;
 	try {
 		return await item.request.findExisting(context, item.reference);
@@ -351,38 +413,58 @@ async function existingRecord(context: IExecuteFunctions, item: PreparedItem): P
  * refusal forgets the key, so the item can be sent again once fixed; anything else may have been
  * carried out, so the key stays and the error says that a re-run will not send it again.
  */
-async function afterFailure(context: IExecuteFunctions, keys: ItemKeys, item: PreparedItem, error: unknown): Promise<IDataObject> {
+async function afterFailure(
+	context: IExecuteFunctions,
+	keys: ItemKeys,
+	item: PreparedItem,
+	error: unknown,
+): Promise<IDataObject> {
 	const outcome = outcomeOf(error);
 	if (outcome === 'alreadySubmitted') {
 		keys.accepted(item.key);
 		const said = error instanceof Error ? error.message : String(error);
 		return alreadySubmitted(
 			item,
-			{ sent: true, outcome: 'accepted', message: `The service refused it as already done: an earlier run did this. ${said}` },
+			{
+				sent: true,
+				outcome: 'accepted',
+				message: `The service refused it as already done: an earlier run did this. ${said}`,
+			},
 			await existingRecord(context, item),
 		);
 	}
 	if (outcome === 'refused') keys.release(item.key);
 	else if (error instanceof NodeApiError) {
-		error.description = `${error.description ?? ''} This item will not be sent again by a re-run of this node (idempotency key ${item.key}): after checking that it was not carried out, run it with Duplicate Protection → Allow Resend.`.trim();
+		error.description =
+			`${error.description ?? ''} This item will not be sent again by a re-run of this node (idempotency key ${item.key}): after checking that it was not carried out, run it with Duplicate Protection → Allow Resend.`.trim();
 	}
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) throw error;
 	throw new NodeOperationError(context.getNode(), error as Error);
 }
 
 /** Sends one prepared item whose key was claimed, unless an earlier run sent it; returns its output. */
-async function sendClaimed(context: IExecuteFunctions, keys: ItemKeys, item: PreparedItem, claim: Claim, onSend: () => void): Promise<IDataObject> {
+async function sendClaimed(
+	context: IExecuteFunctions,
+	keys: ItemKeys,
+	item: PreparedItem,
+	claim: Claim,
+	onSend: () => void,
+): Promise<IDataObject> {
 	if (claim !== 'new' && !item.allowResend) {
 		const message =
 			claim === 'concurrent'
 				? `Not sent: another run of this node (in another n8n process) recorded this item at the same moment and sends it. ${RESEND_HOW}`
 				: claim === 'accepted'
-				? `Not sent again: an earlier run of this node already sent this item and the service accepted it. ${RESEND_HOW}`
-				: 'Not sent again: an earlier run of this node sent this item but got no clear answer (a timeout, an HTTP 5xx, or the run was stopped), so it may have been carried out. Check with Transaction → Get or in the service’s dashboard; only if it was not, run it again with Duplicate Protection → Allow Resend.';
+					? `Not sent again: an earlier run of this node already sent this item and the service accepted it. ${RESEND_HOW}`
+					: 'Not sent again: an earlier run of this node sent this item but got no clear answer (a timeout, an HTTP 5xx, or the run was stopped), so it may have been carried out. Check with Transaction → Get or in the service’s dashboard; only if it was not, run it again with Duplicate Protection → Allow Resend.';
 		const outcome = claim === 'concurrent' ? 'unknown' : claim;
 		// An AI agent reads the message: first what it means for it, in plain words.
 		const said = isAgentTool(context) ? `${alreadySentForAgent(outcome)} ${message}` : message;
-		return alreadySubmitted(item, { sent: false, outcome, message: said }, await existingRecord(context, item));
+		return alreadySubmitted(
+			item,
+			{ sent: false, outcome, message: said },
+			await existingRecord(context, item),
+		);
 	}
 	onSend();
 	let data: IDataObject;
@@ -412,16 +494,27 @@ function itemRanges(indexes: number[]): string {
 }
 
 /** The store could not record an item before its send: it is not sent, and nothing after it is. */
-function notRecorded(context: IExecuteFunctions, error: unknown, sent: number[]): NodeOperationError {
+function notRecorded(
+	context: IExecuteFunctions,
+	error: unknown,
+	sent: number[],
+): NodeOperationError {
 	const why = error instanceof Error ? error.message : String(error);
-	const sentSoFar = sent.length === 0 ? 'No item of this run was sent.' : `Items sent by this run: ${itemRanges(sent)} (${sent.length}).`;
+	const sentSoFar =
+		sent.length === 0
+			? 'No item of this run was sent.'
+			: `Items sent by this run: ${itemRanges(sent)} (${sent.length}).`;
 	const lost =
 		error instanceof RecordsLost
 			? ' The run it repeats may have sent items this run found new: check the items after those before running them again.'
 			: '';
-	return new NodeOperationError(context.getNode(), `Not sent: n8n could not record this item before sending it (${why})`, {
-		description: `Nothing more was sent by this run. ${sentSoFar}${lost}`,
-	});
+	return new NodeOperationError(
+		context.getNode(),
+		`Not sent: n8n could not record this item before sending it (${why})`,
+		{
+			description: `Nothing more was sent by this run. ${sentSoFar}${lost}`,
+		},
+	);
 }
 
 /**
@@ -429,11 +522,20 @@ function notRecorded(context: IExecuteFunctions, error: unknown, sent: number[])
  * leaves (in windows, ahead of the senders: claimAhead.ts), an item recorded before is output as
  * already submitted, and `finish` writes what is left and checks that every record held.
  */
-export function guardedRun(context: IExecuteFunctions, items: PreparedItem[], origin: string, inFlight: number) {
+export function guardedRun(
+	context: IExecuteFunctions,
+	items: PreparedItem[],
+	origin: string,
+	inFlight: number,
+) {
 	if (items.length > MAX_RUN_ITEMS) {
-		throw new NodeOperationError(context.getNode(), `Nothing was sent: ${items.length} items are more than one run of this node may send (${MAX_RUN_ITEMS})`, {
-			description: `The node remembers ${KEYS_REMEMBERED / 2} items so that no re-run sends one twice; one run may use a quarter of that. Split the items over several runs (e.g. with a Loop Over Items node).`,
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			`Nothing was sent: ${items.length} items are more than one run of this node may send (${MAX_RUN_ITEMS})`,
+			{
+				description: `The node remembers ${KEYS_REMEMBERED / 2} items so that no re-run sends one twice; one run may use a quarter of that. Split the items over several runs (e.g. with a Loop Over Items node).`,
+			},
+		);
 	}
 	const keys = itemKeys(context, origin === '' ? undefined : `n8n-run:${origin}`);
 	const ahead = claimAhead(keys, items, inFlight);
@@ -443,9 +545,13 @@ export function guardedRun(context: IExecuteFunctions, items: PreparedItem[], or
 	/** Queue mode keeps four records per item (itemKeys): a run may send half as many items. */
 	const checkQueueSize = async () => {
 		if (items.length > MAX_QUEUE_RUN_ITEMS && (await keys.crossWait()) !== undefined) {
-			throw new NodeOperationError(context.getNode(), `Nothing was sent: ${items.length} items are more than one run of this node may send in queue mode (${MAX_QUEUE_RUN_ITEMS})`, {
-				description: `In queue mode the node remembers ${KEYS_REMEMBERED / 4} items so that no re-run sends one twice; one run may use half of that. Split the items over several runs (e.g. with a Loop Over Items node).`,
-			});
+			throw new NodeOperationError(
+				context.getNode(),
+				`Nothing was sent: ${items.length} items are more than one run of this node may send in queue mode (${MAX_QUEUE_RUN_ITEMS})`,
+				{
+					description: `In queue mode the node remembers ${KEYS_REMEMBERED / 4} items so that no re-run sends one twice; one run may use half of that. Split the items over several runs (e.g. with a Loop Over Items node).`,
+				},
+			);
 		}
 	};
 	return {

@@ -8,7 +8,13 @@ import { limiter } from '../helpers/limiter';
 import { settlementFields, waitForFinalStatus } from '../helpers/settlement';
 import { isAgentTool } from '../helpers/toolDescriptions';
 import { InvalidInput } from '../helpers/validation';
-import { guardedRun, isGuarded, prepareItem, type GuardedOperation, type PreparedItem } from './exactlyOnce';
+import {
+	guardedRun,
+	isGuarded,
+	prepareItem,
+	type GuardedOperation,
+	type PreparedItem,
+} from './exactlyOnce';
 import * as beneficiary from './beneficiary';
 import * as card from './card';
 import * as collection from './collection';
@@ -39,10 +45,17 @@ const resources: Record<string, Record<string, unknown>> = {
 	transaction,
 };
 
-function findOperation(context: IExecuteFunctions, resource: string, operation: string): Operation | GuardedOperation {
+function findOperation(
+	context: IExecuteFunctions,
+	resource: string,
+	operation: string,
+): Operation | GuardedOperation {
 	const candidate = resources[resource]?.[operation] as Operation | undefined;
 	if (typeof candidate?.execute !== 'function' && !isGuarded(candidate)) {
-		throw new NodeOperationError(context.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
+		throw new NodeOperationError(
+			context.getNode(),
+			`The operation "${operation}" of "${resource}" is not supported`,
+		);
 	}
 	return candidate;
 }
@@ -53,10 +66,14 @@ function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: numb
 		// An AI agent gets only the message of a tool's error (n8n drops the description): the
 		// hint, which says what is allowed, goes into it.
 		const forAgent = isAgentTool(context) && error.hint ? ` ${error.hint}` : '';
-		return new NodeOperationError(context.getNode(), `${error.message} (item ${itemIndex})${forAgent}`, {
-			itemIndex,
-			description: error.hint,
-		});
+		return new NodeOperationError(
+			context.getNode(),
+			`${error.message} (item ${itemIndex})${forAgent}`,
+			{
+				itemIndex,
+				description: error.hint,
+			},
+		);
 	}
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		error.context.itemIndex = itemIndex;
@@ -65,7 +82,10 @@ function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: numb
 	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
 }
 
-function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData {
+function errorItem(
+	error: NodeApiError | NodeOperationError,
+	itemIndex: number,
+): INodeExecutionData {
 	const json: IDataObject = { error: error.message };
 	if (error.description) json.description = error.description;
 	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
@@ -146,15 +166,24 @@ interface Batching {
 }
 
 /** The operation's Batching option (the first item's: it applies to the whole run). */
-function batchingOf(context: IExecuteFunctions, itemsPerBatchDefault = DEFAULT_ITEMS_PER_BATCH): Batching {
+function batchingOf(
+	context: IExecuteFunctions,
+	itemsPerBatchDefault = DEFAULT_ITEMS_PER_BATCH,
+): Batching {
 	const batching = context.getNodeParameter('batching', 0, {}) as IDataObject;
 	const itemsPerBatch = Number(batching.itemsPerBatch ?? itemsPerBatchDefault);
 	const batchInterval = Number(batching.batchInterval ?? 0);
 	if (!Number.isInteger(itemsPerBatch) || itemsPerBatch < 1) {
-		throw new NodeOperationError(context.getNode(), `Invalid "Items per Batch": must be a whole number of 1 or more, not ${String(batching.itemsPerBatch)}`);
+		throw new NodeOperationError(
+			context.getNode(),
+			`Invalid "Items per Batch": must be a whole number of 1 or more, not ${String(batching.itemsPerBatch)}`,
+		);
 	}
 	if (!Number.isFinite(batchInterval) || batchInterval < 0) {
-		throw new NodeOperationError(context.getNode(), `Invalid "Batch Interval (Ms)": must be 0 or more, not ${String(batching.batchInterval)}`);
+		throw new NodeOperationError(
+			context.getNode(),
+			`Invalid "Batch Interval (Ms)": must be 0 or more, not ${String(batching.batchInterval)}`,
+		);
 	}
 	return { itemsPerBatch, batchInterval };
 }
@@ -168,7 +197,9 @@ function inItemOrder(
 	return indexes.flatMap((itemIndex) => {
 		const result = results.get(itemIndex)!;
 		if (!result.ok) return [result.errorItem];
-		return context.helpers.constructExecutionMetaData(result.value, { itemData: { item: itemIndex } });
+		return context.helpers.constructExecutionMetaData(result.value, {
+			itemData: { item: itemIndex },
+		});
 	});
 }
 
@@ -179,34 +210,64 @@ function inItemOrder(
  * have held. Items that asked to wait for their final status then all wait together, their
  * status checks within the same Batching bound on requests in flight.
  */
-async function runGuarded(context: IExecuteFunctions, operation: GuardedOperation, indexes: number[]) {
+async function runGuarded(
+	context: IExecuteFunctions,
+	operation: GuardedOperation,
+	indexes: number[],
+) {
 	const origin = runOrigin(context);
-	const prepared = await eachItem(context, indexes, async (itemIndex) => await prepareItem(context, operation, itemIndex, origin));
-	const preparedItem = (itemIndex: number) => (prepared.get(itemIndex) as { ok: true; value: PreparedItem }).value;
+	const prepared = await eachItem(
+		context,
+		indexes,
+		async (itemIndex) => await prepareItem(context, operation, itemIndex, origin),
+	);
+	const preparedItem = (itemIndex: number) =>
+		(prepared.get(itemIndex) as { ok: true; value: PreparedItem }).value;
 	const sent = await sendOnce(
 		context,
 		indexes.filter((itemIndex) => prepared.get(itemIndex)!.ok).map(preparedItem),
 		origin,
 	);
 	const toWait = [...sent.entries()]
-		.filter(([itemIndex, result]) => result.ok && preparedItem(itemIndex).request.waitForFinal && typeof result.value.id === 'string' && !result.value.alreadySubmitted)
+		.filter(
+			([itemIndex, result]) =>
+				result.ok &&
+				preparedItem(itemIndex).request.waitForFinal &&
+				typeof result.value.id === 'string' &&
+				!result.value.alreadySubmitted,
+		)
 		.map(([itemIndex]) => itemIndex);
 	// Every sent payout waits at once; their status checks share the Batching bound on requests.
 	const checks = limiter(toWait.length > 0 ? batchingOf(context).itemsPerBatch : 1);
-	const waited = await eachItemBatched(context, toWait, { itemsPerBatch: Math.max(1, toWait.length), batchInterval: 0 }, async (itemIndex) => {
-		const json = (sent.get(itemIndex) as { ok: true; value: IDataObject }).value;
-		try {
-			const settlement = await waitForFinalStatus(context, json.id as string, preparedItem(itemIndex).request.waitForFinal!, checks);
-			return { ...json, ...settlementFields(settlement) };
-		} catch (error) {
-			// The payout was sent: a failed check does not make it a failed item.
-			return { ...json, settled: false, finalStatus: null, waitError: (error as Error).message };
-		}
-	});
+	const waited = await eachItemBatched(
+		context,
+		toWait,
+		{ itemsPerBatch: Math.max(1, toWait.length), batchInterval: 0 },
+		async (itemIndex) => {
+			const json = (sent.get(itemIndex) as { ok: true; value: IDataObject }).value;
+			try {
+				const settlement = await waitForFinalStatus(
+					context,
+					json.id as string,
+					preparedItem(itemIndex).request.waitForFinal!,
+					checks,
+				);
+				return { ...json, ...settlementFields(settlement) };
+			} catch (error) {
+				// The payout was sent: a failed check does not make it a failed item.
+				return { ...json, settled: false, finalStatus: null, waitError: (error as Error).message };
+			}
+		},
+	);
 	const outputs = new Map<number, ItemResult<INodeExecutionData[]>>();
 	for (const itemIndex of indexes) {
 		const result = waited.get(itemIndex) ?? sent.get(itemIndex) ?? prepared.get(itemIndex)!;
-		outputs.set(itemIndex, result.ok ? { ok: true, value: context.helpers.returnJsonArray(result.value as IDataObject) } : result);
+		outputs.set(
+			itemIndex,
+			result.ok
+				? { ok: true, value: context.helpers.returnJsonArray(result.value as IDataObject) }
+				: result,
+		);
 	}
 	return inItemOrder(context, indexes, outputs);
 }
@@ -222,7 +283,8 @@ async function sendOnce(context: IExecuteFunctions, items: PreparedItem[], origi
 	const batching = batchingOf(context);
 	// Made at the first item: where n8n has no store for it, each item fails on its own.
 	let run: GuardedRun | undefined;
-	const send = async (itemIndex: number) => await (run ??= guardedRun(context, items, origin, batching.itemsPerBatch)).send(itemIndex);
+	const send = async (itemIndex: number) =>
+		await (run ??= guardedRun(context, items, origin, batching.itemsPerBatch)).send(itemIndex);
 	let stopped = true;
 	try {
 		const sent = await eachItemBatched(

@@ -26,7 +26,8 @@ function maskValue(value: unknown): unknown {
 	const masked: IDataObject = {};
 	for (const [key, inner] of Object.entries(value as IDataObject)) {
 		if (CARD_NUMBER_KEYS.has(key)) masked[key] = maskCardNumber(inner) as IDataObject[string];
-		else if (SECURITY_CODE_KEYS.has(key)) masked[key] = maskSecurityCode(inner) as IDataObject[string];
+		else if (SECURITY_CODE_KEYS.has(key))
+			masked[key] = maskSecurityCode(inner) as IDataObject[string];
 		else masked[key] = maskValue(inner) as IDataObject[string];
 	}
 	return masked;

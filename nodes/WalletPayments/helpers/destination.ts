@@ -1,4 +1,9 @@
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { apiRequest, type WalletContext } from '../transport/request';
 import { countryCode, InvalidInput, jsonObject, optionalText, requiredText } from './validation';
@@ -40,7 +45,10 @@ const TYPE_NAMES: Record<string, string> = {
 
 /** "accountNumber" → "Account Number"; names the contract does not show are spelled out. */
 export function fieldLabel(name: string): string {
-	return LABELS[name] ?? name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/^./, (first) => first.toUpperCase());
+	return (
+		LABELS[name] ??
+		name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/^./, (first) => first.toUpperCase())
+	);
 }
 
 /** "MOBILEMONEY" → "Mobile Money"; other types as the API names them. */
@@ -70,21 +78,37 @@ function asRequirements(data: IDataObject, code: string): CountryRequirements {
 	const types: Record<string, FieldDescriptor[]> = {};
 	for (const [type, descriptors] of Object.entries(destination)) {
 		if (Array.isArray(descriptors)) {
-			types[type] = descriptors.filter((d): d is FieldDescriptor => typeof (d as FieldDescriptor)?.name === 'string');
+			types[type] = descriptors.filter(
+				(d): d is FieldDescriptor => typeof (d as FieldDescriptor)?.name === 'string',
+			);
 		}
 	}
-	return { code: typeof data?.code === 'string' ? data.code : code, name: typeof data?.name === 'string' ? data.name : code, destination: types };
+	return {
+		code: typeof data?.code === 'string' ? data.code : code,
+		name: typeof data?.name === 'string' ? data.name : code,
+		destination: types,
+	};
 }
 
 /** `GET /api/v1/wallets/payout/supported-countries/{country}`: the raw answer. */
-export async function getCountryRequirements(this: WalletContext, code: string): Promise<IDataObject> {
-	return await apiRequest.call(this, 'GET', `/api/v1/wallets/payout/supported-countries/${encodeURIComponent(code)}`);
+export async function getCountryRequirements(
+	this: WalletContext,
+	code: string,
+): Promise<IDataObject> {
+	return await apiRequest.call(
+		this,
+		'GET',
+		`/api/v1/wallets/payout/supported-countries/${encodeURIComponent(code)}`,
+	);
 }
 
 // Requirements fetched during one node run, per country: asked for once, whatever the items.
 const requirementsByRun = new WeakMap<object, Map<string, Promise<CountryRequirements>>>();
 
-export function countryRequirements(context: WalletContext, code: string): Promise<CountryRequirements> {
+export function countryRequirements(
+	context: WalletContext,
+	code: string,
+): Promise<CountryRequirements> {
 	let byCountry = requirementsByRun.get(context);
 	if (!byCountry) {
 		byCountry = new Map();
@@ -92,7 +116,9 @@ export function countryRequirements(context: WalletContext, code: string): Promi
 	}
 	let requirements = byCountry.get(code);
 	if (!requirements) {
-		requirements = getCountryRequirements.call(context, code).then((data) => asRequirements(data, code));
+		requirements = getCountryRequirements
+			.call(context, code)
+			.then((data) => asRequirements(data, code));
 		byCountry.set(code, requirements);
 		requirements.catch(() => byCountry.delete(code));
 	}
@@ -168,7 +194,8 @@ export function destinationProperties(show: IDisplayOptions['show']): INodePrope
 			name: 'destinationJson',
 			type: 'json',
 			required: true,
-			default: '{\n  "type": "MOBILEMONEY",\n  "network": "",\n  "accountName": "",\n  "accountNumber": ""\n}',
+			default:
+				'{\n  "type": "MOBILEMONEY",\n  "network": "",\n  "accountName": "",\n  "accountNumber": ""\n}',
 			description:
 				'The destination object as the API takes it, with its "type" (BANK, NUBAN, MOBILEMONEY, …). Checked for the contract’s shapes; the service checks the country’s formats.',
 			displayOptions: { show: { ...show, destinationType: ['json'] } },
@@ -178,7 +205,8 @@ export function destinationProperties(show: IDisplayOptions['show']): INodePrope
 
 /** Every field of the contract's fixed shapes (BANK, NUBAN, MOBILEMONEY) is required text. */
 function checkContractShape(destination: IDataObject, label: (name: string) => string): void {
-	for (const name of DESTINATION_FIELDS[String(destination.type)] ?? []) requiredText(destination[name], label(name), 200);
+	for (const name of DESTINATION_FIELDS[String(destination.type)] ?? [])
+		requiredText(destination[name], label(name), 200);
 }
 
 function matches(pattern: string, value: string): boolean | undefined {
@@ -194,7 +222,11 @@ function matches(pattern: string, value: string): boolean | undefined {
  * The country's rules for one destination: `const` values filled in, then each field's
  * `required`, `enum` and `pattern`. Only described fields are kept.
  */
-function checkDescriptors(values: IDataObject, descriptors: FieldDescriptor[], where: string): IDataObject {
+function checkDescriptors(
+	values: IDataObject,
+	descriptors: FieldDescriptor[],
+	where: string,
+): IDataObject {
 	const destination: IDataObject = {};
 	for (const descriptor of descriptors) {
 		const field = fieldLabel(descriptor.name);
@@ -203,10 +235,15 @@ function checkDescriptors(values: IDataObject, descriptors: FieldDescriptor[], w
 			continue;
 		}
 		const raw = values[descriptor.name];
-		const value = descriptor.required ? requiredText(raw, field, 200) : optionalText(raw, field, 200);
+		const value = descriptor.required
+			? requiredText(raw, field, 200)
+			: optionalText(raw, field, 200);
 		if (value === undefined) continue;
 		if (descriptor.enum && !descriptor.enum.includes(value)) {
-			throw new InvalidInput(field, `"${value}" is not one of ${descriptor.enum.join(', ')}, the values ${where}`);
+			throw new InvalidInput(
+				field,
+				`"${value}" is not one of ${descriptor.enum.join(', ')}, the values ${where}`,
+			);
 		}
 		if (descriptor.pattern && matches(descriptor.pattern, value) === false) {
 			throw new InvalidInput(
@@ -224,17 +261,33 @@ function checkDescriptors(values: IDataObject, descriptors: FieldDescriptor[], w
  * Reads and checks the destination of one item for `country`: the form against the contract's
  * shape and the country's live descriptors, or the raw JSON against the contract's shape.
  */
-export async function readDestination(context: IExecuteFunctions, itemIndex: number, country: string): Promise<IDataObject> {
-	const type = requiredText(context.getNodeParameter('destinationType', itemIndex), 'Destination Type', 40);
+export async function readDestination(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	country: string,
+): Promise<IDataObject> {
+	const type = requiredText(
+		context.getNodeParameter('destinationType', itemIndex),
+		'Destination Type',
+		40,
+	);
 	if (type === 'json') {
-		const destination = { ...jsonObject(context.getNodeParameter('destinationJson', itemIndex), 'Destination (JSON)') } as IDataObject;
-		destination.type = requiredText(destination.type, 'Destination (JSON) → type', 40).toUpperCase();
+		const destination = {
+			...jsonObject(context.getNodeParameter('destinationJson', itemIndex), 'Destination (JSON)'),
+		} as IDataObject;
+		destination.type = requiredText(
+			destination.type,
+			'Destination (JSON) → type',
+			40,
+		).toUpperCase();
 		// Shapes the contract does not show are passed through for the service to judge.
 		checkContractShape(destination, (name) => `Destination (JSON) → ${name}`);
 		return destination;
 	}
 
-	const form = context.getNodeParameter('destinationFields', itemIndex, {}) as { value?: IDataObject | null };
+	const form = context.getNodeParameter('destinationFields', itemIndex, {}) as {
+		value?: IDataObject | null;
+	};
 	const values: IDataObject = { ...(form?.value ?? {}), type };
 	checkContractShape(values, fieldLabel);
 	const requirements = await countryRequirements(context, countryCode(country, 'Country'));

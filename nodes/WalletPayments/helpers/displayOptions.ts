@@ -6,10 +6,7 @@ type Show = NonNullable<IDisplayOptions['show']>;
  * Shows each property only for the given resource/operation, merging into any `displayOptions`
  * the property already has (a shallow spread would drop its own `show` conditions).
  */
-export function showOnlyFor(
-	show: Show,
-	properties: INodeProperties[],
-): INodeProperties[] {
+export function showOnlyFor(show: Show, properties: INodeProperties[]): INodeProperties[] {
 	return properties.map((property) => ({
 		...property,
 		displayOptions: {

@@ -40,7 +40,14 @@ export function customerEmailField(description: string): INodeProperties {
 
 /** A reference that, left empty, becomes the retry-safe derived one (helpers/reference.ts). */
 export function referenceField(description: string, hint = REFERENCE_HINT): INodeProperties {
-	return { displayName: 'Reference', name: 'reference', type: 'string', default: '', description, hint };
+	return {
+		displayName: 'Reference',
+		name: 'reference',
+		type: 'string',
+		default: '',
+		description,
+		hint,
+	};
 }
 
 /** The wallet a payout is paid from. */

@@ -80,7 +80,9 @@ export interface KeyParts {
  * item's position and its request. Never the execution ID, which a retry changes.
  */
 export function derivedKey({ workflowId, nodeId, origin, itemIndex, request }: KeyParts): string {
-	const content = Object.fromEntries(Object.entries(request).filter(([field]) => field !== 'reference'));
+	const content = Object.fromEntries(
+		Object.entries(request).filter(([field]) => field !== 'reference'),
+	);
 	return `n8n:${sha256(canonicalJson([workflowId, nodeId, origin, itemIndex, content]))}`;
 }
 

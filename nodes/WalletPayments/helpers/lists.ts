@@ -7,8 +7,16 @@ export function readReturnAllAndLimit(
 	context: IExecuteFunctions,
 	itemIndex: number,
 ): { returnAll: boolean; limit: number } {
-	const returnAll = booleanFlag(context.getNodeParameter('returnAll', itemIndex, false), 'Return All');
+	const returnAll = booleanFlag(
+		context.getNodeParameter('returnAll', itemIndex, false),
+		'Return All',
+	);
 	if (returnAll) return { returnAll, limit: Number.MAX_SAFE_INTEGER };
-	const limit = integerInRange(context.getNodeParameter('limit', itemIndex, 50), 'Limit', 1, Number.MAX_SAFE_INTEGER);
+	const limit = integerInRange(
+		context.getNodeParameter('limit', itemIndex, 50),
+		'Limit',
+		1,
+		Number.MAX_SAFE_INTEGER,
+	);
 	return { returnAll, limit };
 }

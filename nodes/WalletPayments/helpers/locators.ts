@@ -51,7 +51,8 @@ export const customerLocator = locator({
 export const beneficiaryLocator = locator({
 	displayName: 'Beneficiary',
 	name: 'beneficiaryId',
-	description: 'The saved beneficiary who receives the money: search by reference, or give the beneficiary’s ID',
+	description:
+		'The saved beneficiary who receives the money: search by reference, or give the beneficiary’s ID',
 	searchListMethod: 'searchBeneficiaries',
 	listPlaceholder: 'Search by reference…',
 	idHint: 'The "id" in the output of Beneficiary → Create or Get Many',

@@ -40,7 +40,8 @@ export function waitProperties(show?: IDataObject): INodeProperties[] {
 			type: 'number',
 			typeOptions: { minValue: 1 },
 			default: 300,
-			description: 'How long to wait for a final status; an item still not final then is output with settled false',
+			description:
+				'How long to wait for a final status; an item still not final then is output with settled false',
 			displayOptions,
 		},
 		{
@@ -65,7 +66,8 @@ export function waitProperties(show?: IDataObject): INodeProperties[] {
 					type: 'number',
 					typeOptions: { minValue: 0.1, numberPrecision: 1 },
 					default: 5,
-					description: 'When to look the first time; each later wait is twice the one before, up to Longest Interval',
+					description:
+						'When to look the first time; each later wait is twice the one before, up to Longest Interval',
 				},
 				{
 					displayName: 'Longest Interval (Seconds)',
@@ -83,21 +85,48 @@ export function waitProperties(show?: IDataObject): INodeProperties[] {
 /** The wait settings of an item, checked. */
 export function readWaitSettings(context: IExecuteFunctions, itemIndex: number): WaitSettings {
 	const options = context.getNodeParameter('waitOptions', itemIndex, {}) as IDataObject;
-	const maxWaitSeconds = numberInRange(context.getNodeParameter('maxWaitSeconds', itemIndex, 300), 'Max Wait (Seconds)', 1, 86400, 'seconds');
-	const firstCheckSeconds = numberInRange(options.firstCheckSeconds ?? 5, 'First Check After (Seconds)', 0.1, 3600, 'seconds');
-	const longestIntervalSeconds = numberInRange(options.longestIntervalSeconds ?? 60, 'Longest Interval (Seconds)', 0.1, 3600, 'seconds');
+	const maxWaitSeconds = numberInRange(
+		context.getNodeParameter('maxWaitSeconds', itemIndex, 300),
+		'Max Wait (Seconds)',
+		1,
+		86400,
+		'seconds',
+	);
+	const firstCheckSeconds = numberInRange(
+		options.firstCheckSeconds ?? 5,
+		'First Check After (Seconds)',
+		0.1,
+		3600,
+		'seconds',
+	);
+	const longestIntervalSeconds = numberInRange(
+		options.longestIntervalSeconds ?? 60,
+		'Longest Interval (Seconds)',
+		0.1,
+		3600,
+		'seconds',
+	);
 	const statusText = optionalText(options.finalStatuses, 'Final Statuses', 500);
 	const finalStatuses = (statusText ?? DEFAULT_FINAL_STATUSES.join(','))
 		.split(',')
 		.map((status) => status.trim().toLowerCase())
 		.filter((status) => status !== '');
-	if (finalStatuses.length === 0) throw new InvalidInput('Final Statuses', 'names no status; give at least one, e.g. success, failed');
+	if (finalStatuses.length === 0)
+		throw new InvalidInput(
+			'Final Statuses',
+			'names no status; give at least one, e.g. success, failed',
+		);
 	return { maxWaitSeconds, firstCheckSeconds, longestIntervalSeconds, finalStatuses };
 }
 
 /** The wait settings when the item's "Wait for Final Status" is on; undefined otherwise. */
-export function waitSettingsIfAsked(context: IExecuteFunctions, itemIndex: number): WaitSettings | undefined {
-	return context.getNodeParameter('waitForFinalStatus', itemIndex, false) === true ? readWaitSettings(context, itemIndex) : undefined;
+export function waitSettingsIfAsked(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): WaitSettings | undefined {
+	return context.getNodeParameter('waitForFinalStatus', itemIndex, false) === true
+		? readWaitSettings(context, itemIndex)
+		: undefined;
 }
 
 /**
@@ -119,20 +148,46 @@ export async function waitForFinalStatus(
 	for (;;) {
 		const remaining = settings.maxWaitSeconds - elapsed();
 		await sleep(Math.max(0, Math.min(interval, remaining)) * 1000);
-		const transaction = await limit(async () => await apiRequest.call(context, 'GET', `/api/v2/transactions/${encodeURIComponent(transactionId)}`));
+		const transaction = await limit(
+			async () =>
+				await apiRequest.call(
+					context,
+					'GET',
+					`/api/v2/transactions/${encodeURIComponent(transactionId)}`,
+				),
+		);
 		checks++;
 		const status = String(transaction.status ?? '').toLowerCase();
 		const settled = settings.finalStatuses.includes(status);
 		if (settled || elapsed() >= settings.maxWaitSeconds) {
-			return { transaction, settled, finalStatus: settled ? status : null, waitedSeconds: Math.round(elapsed() * 10) / 10, checks };
+			return {
+				transaction,
+				settled,
+				finalStatus: settled ? status : null,
+				waitedSeconds: Math.round(elapsed() * 10) / 10,
+				checks,
+			};
 		}
 		interval = Math.min(interval * 2, settings.longestIntervalSeconds);
 	}
 }
 
 /** The settlement fields added to an item's output. */
-export function settlementFields({ transaction, settled, finalStatus, waitedSeconds, checks }: Settlement): IDataObject {
-	const fields: IDataObject = { settled, finalStatus, status: transaction.status, waitedSeconds, checks };
-	if (typeof transaction.failedReason === 'string' && transaction.failedReason !== '') fields.failedReason = transaction.failedReason;
+export function settlementFields({
+	transaction,
+	settled,
+	finalStatus,
+	waitedSeconds,
+	checks,
+}: Settlement): IDataObject {
+	const fields: IDataObject = {
+		settled,
+		finalStatus,
+		status: transaction.status,
+		waitedSeconds,
+		checks,
+	};
+	if (typeof transaction.failedReason === 'string' && transaction.failedReason !== '')
+		fields.failedReason = transaction.failedReason;
 	return fields;
 }

@@ -9,10 +9,49 @@ import { booleanFlag } from './validation';
  * (major units) and `centAmount` (minor units), only `centAmount` is kept.
  */
 const FIELDS = {
-	beneficiary: ['id', 'status', 'country', 'currency', 'destination', 'reference', 'createdAt', 'updatedAt'],
-	cardTransaction: ['id', 'method', 'status', 'centAmount', 'currency', 'reference', 'cardId', 'createdAt', 'updatedAt'],
-	customer: ['id', 'email', 'firstName', 'lastName', 'phone', 'countryCode', 'createdAt', 'updatedAt'],
-	transaction: ['id', 'type', 'channel', 'status', 'failedReason', 'amount', 'currency', 'reference', 'createdAt', 'updatedAt'],
+	beneficiary: [
+		'id',
+		'status',
+		'country',
+		'currency',
+		'destination',
+		'reference',
+		'createdAt',
+		'updatedAt',
+	],
+	cardTransaction: [
+		'id',
+		'method',
+		'status',
+		'centAmount',
+		'currency',
+		'reference',
+		'cardId',
+		'createdAt',
+		'updatedAt',
+	],
+	customer: [
+		'id',
+		'email',
+		'firstName',
+		'lastName',
+		'phone',
+		'countryCode',
+		'createdAt',
+		'updatedAt',
+	],
+	transaction: [
+		'id',
+		'type',
+		'channel',
+		'status',
+		'failedReason',
+		'amount',
+		'currency',
+		'reference',
+		'createdAt',
+		'updatedAt',
+	],
 } as const;
 
 export type RecordKind = keyof typeof FIELDS;
@@ -46,5 +85,9 @@ export function simplifyIfWanted<T extends IDataObject | IDataObject[]>(
 	kind: RecordKind,
 ): T {
 	if (!booleanFlag(context.getNodeParameter('simplify', itemIndex, true), 'Simplify')) return data;
-	return (Array.isArray(data) ? data.map((record) => simplifyRecord(record, kind)) : simplifyRecord(data, kind)) as T;
+	return (
+		Array.isArray(data)
+			? data.map((record) => simplifyRecord(record, kind))
+			: simplifyRecord(data, kind)
+	) as T;
 }

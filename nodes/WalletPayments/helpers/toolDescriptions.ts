@@ -16,12 +16,15 @@ export const TOOL_DESCRIPTIONS: Record<string, Record<string, string>> = {
 	},
 	card: {
 		create: `Creates a virtual USD card for a registered card user. MOVES MONEY: the initial balance, in US dollars (3 to 2,500, up to two decimals: 10.50 is ten dollars fifty), is taken from the wallet. ${ONCE}`,
-		freeze: 'Freezes a virtual card (by its card ID) so that it cannot be used until it is unfrozen. Moves no money.',
+		freeze:
+			'Freezes a virtual card (by its card ID) so that it cannot be used until it is unfrozen. Moves no money.',
 		getTransactions: `Lists a virtual card's transactions, newest first (amounts as the service gives them: amount in US dollars). ${READS}`,
-		registerUser: 'Registers a card user (identity details) so cards can be issued to them. Moves no money.',
+		registerUser:
+			'Registers a card user (identity details) so cards can be issued to them. Moves no money.',
 		terminate: 'Terminates a virtual card permanently. Moves no money itself, cannot be undone.',
 		topUp: `Adds money to a virtual card. MOVES MONEY: the amount, in US dollars (3 to 2,500, up to two decimals: 10.50 is ten dollars fifty), is taken from the wallet. ${ONCE}`,
-		unfreeze: 'Unfreezes a frozen virtual card (by its card ID) so that it can be used again. Moves no money.',
+		unfreeze:
+			'Unfreezes a frozen virtual card (by its card ID) so that it can be used again. Moves no money.',
 		withdraw: `Moves money from a virtual card back to the wallet. MOVES MONEY: the amount is a whole number (1 to 2,147,483,647) in the unit of the card provider, which the API does not state. ${ONCE}`,
 	},
 	collection: {

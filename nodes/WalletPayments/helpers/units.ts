@@ -76,8 +76,9 @@ export function currencyExponent(currency: string): number {
 	const code = currency.toUpperCase();
 	let exponent = exponents.get(code);
 	if (exponent === undefined) {
-		exponent = new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions()
-			.maximumFractionDigits ?? 2;
+		exponent =
+			new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions()
+				.maximumFractionDigits ?? 2;
 		exponents.set(code, exponent);
 	}
 	return exponent;
@@ -130,7 +131,10 @@ export function majorToMinor(
 	const minor = Number(minorText);
 	if (minor === 0) throw new InvalidInput(field, `must be greater than zero, not ${text}`);
 	if (!Number.isSafeInteger(minor) || minor > max) {
-		throw new InvalidInput(field, `${text} ${code} is ${minorText} minor units; the maximum is ${max} minor units`);
+		throw new InvalidInput(
+			field,
+			`${text} ${code} is ${minorText} minor units; the maximum is ${max} minor units`,
+		);
 	}
 	return minor;
 }
@@ -142,7 +146,9 @@ export function majorToMinor(
  */
 export function majorAmountText(value: unknown, currency: string): string {
 	const exponent = currencyExponent(currency);
-	const minor = String(majorToMinor(value, currency, Number.MAX_SAFE_INTEGER, { unitSwitch: false })).padStart(exponent + 1, '0');
+	const minor = String(
+		majorToMinor(value, currency, Number.MAX_SAFE_INTEGER, { unitSwitch: false }),
+	).padStart(exponent + 1, '0');
 	return exponent === 0 ? minor : `${minor.slice(0, -exponent)}.${minor.slice(-exponent)}`;
 }
 
@@ -161,5 +167,7 @@ export function readMinorAmount(
 		throw new InvalidInput('Amount Unit', `"${String(unit)}" is not Minor Units or Major Units`);
 	}
 	const amount = context.getNodeParameter('amount', itemIndex);
-	return unit === 'major' ? majorToMinor(amount, currency, max) : positiveInteger(amount, MINOR_LABEL, max);
+	return unit === 'major'
+		? majorToMinor(amount, currency, max)
+		: positiveInteger(amount, MINOR_LABEL, max);
 }

@@ -28,7 +28,9 @@ function describe(value: unknown): string {
 }
 
 function isBlank(value: unknown): boolean {
-	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+	return (
+		value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
+	);
 }
 
 /** Text that must be present: strings, or numbers (which expressions often give for IDs). */
@@ -66,7 +68,10 @@ function checkedText(value: unknown, field: string, maxLength: number): string {
 export function requiredEmail(value: unknown, field: string): string {
 	const text = requiredText(value, field, 254);
 	if (!EMAIL.test(text)) {
-		throw new InvalidInput(field, `"${text}" does not look like an email address (name@example.com)`);
+		throw new InvalidInput(
+			field,
+			`"${text}" does not look like an email address (name@example.com)`,
+		);
 	}
 	return text;
 }
@@ -76,21 +81,36 @@ function toNumber(value: unknown, field: string): number {
 		const text = value.trim();
 		value = Number(text);
 		if (Number.isNaN(value)) {
-			throw new InvalidInput(field, `must be a number, but the value is the text "${text.slice(0, 40)}"`);
+			throw new InvalidInput(
+				field,
+				`must be a number, but the value is the text "${text.slice(0, 40)}"`,
+			);
 		}
 	}
 	if (typeof value !== 'number') {
-		throw new InvalidInput(field, `must be a number, but the value is ${isBlank(value) ? 'empty' : describe(value)}`);
+		throw new InvalidInput(
+			field,
+			`must be a number, but the value is ${isBlank(value) ? 'empty' : describe(value)}`,
+		);
 	}
-	if (!Number.isFinite(value)) throw new InvalidInput(field, `must be a finite number, not ${value}`);
+	if (!Number.isFinite(value))
+		throw new InvalidInput(field, `must be a finite number, not ${value}`);
 	return value;
 }
 
 /** A whole number above zero, e.g. an amount in minor units. */
-export function positiveInteger(value: unknown, field: string, max = Number.MAX_SAFE_INTEGER): number {
+export function positiveInteger(
+	value: unknown,
+	field: string,
+	max = Number.MAX_SAFE_INTEGER,
+): number {
 	const number = toNumber(value, field);
 	if (!Number.isInteger(number)) {
-		throw new InvalidInput(field, `must be a whole number, not ${number}`, 'Amounts in minor units have no decimals: 10.50 USD is 1050.');
+		throw new InvalidInput(
+			field,
+			`must be a whole number, not ${number}`,
+			'Amounts in minor units have no decimals: 10.50 USD is 1050.',
+		);
 	}
 	if (number <= 0) throw new InvalidInput(field, `must be greater than zero, not ${number}`);
 	if (number > max) throw new InvalidInput(field, `must be at most ${max}, not ${number}`);
@@ -98,11 +118,20 @@ export function positiveInteger(value: unknown, field: string, max = Number.MAX_
 }
 
 /** A number (decimals allowed) within inclusive bounds. */
-export function numberInRange(value: unknown, field: string, min: number, max: number, unit = ''): number {
+export function numberInRange(
+	value: unknown,
+	field: string,
+	min: number,
+	max: number,
+	unit = '',
+): number {
 	const number = toNumber(value, field);
 	const suffix = unit ? ` ${unit}` : '';
 	if (number < min || number > max) {
-		throw new InvalidInput(field, `must be between ${min} and ${max}${suffix}, not ${number}${suffix}`);
+		throw new InvalidInput(
+			field,
+			`must be between ${min} and ${max}${suffix}, not ${number}${suffix}`,
+		);
 	}
 	return number;
 }
@@ -125,7 +154,8 @@ export function isoDate(value: unknown, field: string, { past = false } = {}): s
 	}
 	// Compared with the latest calendar date anywhere on earth (UTC+14), so no time zone is refused.
 	const latestToday = new Date(Date.now() + 14 * 3600_000).toISOString().slice(0, 10);
-	if (past && text > latestToday) throw new InvalidInput(field, `${text} is in the future; it must be in the past`);
+	if (past && text > latestToday)
+		throw new InvalidInput(field, `${text} is in the future; it must be in the past`);
 	return text;
 }
 
@@ -135,7 +165,8 @@ export function isoDate(value: unknown, field: string, { past = false } = {}): s
  */
 export function booleanFlag(value: unknown, field: string): boolean {
 	if (typeof value === 'boolean') return value;
-	if (typeof value === 'string' && /^(true|false)$/i.test(value.trim())) return value.trim().toLowerCase() === 'true';
+	if (typeof value === 'string' && /^(true|false)$/i.test(value.trim()))
+		return value.trim().toLowerCase() === 'true';
 	throw new InvalidInput(
 		field,
 		`must be true or false, but the value is ${typeof value === 'string' ? `the text "${value.slice(0, 40)}"` : describe(value)}`,
@@ -176,7 +207,11 @@ const HTTP_URL = /^https?:\/\/[^\s/?#]+[^\s]*$/i;
 export function currencyCode(value: unknown, field: string): string {
 	const text = requiredText(value, field, 10);
 	if (!CURRENCY_CODE.test(text)) {
-		throw new InvalidInput(field, `"${text}" is not a three-letter currency code`, 'Use an ISO 4217 code such as USD, NGN or KES.');
+		throw new InvalidInput(
+			field,
+			`"${text}" is not a three-letter currency code`,
+			'Use an ISO 4217 code such as USD, NGN or KES.',
+		);
 	}
 	return text.toUpperCase();
 }
@@ -185,7 +220,11 @@ export function currencyCode(value: unknown, field: string): string {
 export function countryCode(value: unknown, field: string): string {
 	const text = requiredText(value, field, 10);
 	if (!COUNTRY_CODE.test(text)) {
-		throw new InvalidInput(field, `"${text}" is not a two-letter country code`, 'Use an ISO 3166-1 alpha-2 code such as KE, NG or GH.');
+		throw new InvalidInput(
+			field,
+			`"${text}" is not a two-letter country code`,
+			'Use an ISO 3166-1 alpha-2 code such as KE, NG or GH.',
+		);
 	}
 	return text.toUpperCase();
 }
@@ -203,7 +242,11 @@ export function httpUrl(value: unknown, field: string): string {
 export function optionalPhone(value: unknown, field: string): string | undefined {
 	const text = optionalText(value, field, 32);
 	if (text !== undefined && !PHONE.test(text)) {
-		throw new InvalidInput(field, `"${text}" is not a phone number`, 'Use digits, e.g. 0712345678 or +254 712 345678.');
+		throw new InvalidInput(
+			field,
+			`"${text}" is not a phone number`,
+			'Use digits, e.g. 0712345678 or +254 712 345678.',
+		);
 	}
 	return text;
 }
@@ -212,7 +255,11 @@ export function optionalPhone(value: unknown, field: string): string | undefined
 export function optionalDialCode(value: unknown, field: string): string | undefined {
 	const text = optionalText(value, field, 8);
 	if (text !== undefined && !DIAL_CODE.test(text)) {
-		throw new InvalidInput(field, `"${text}" is not a dial code`, 'Use the country’s calling code, e.g. +254 or 234.');
+		throw new InvalidInput(
+			field,
+			`"${text}" is not a dial code`,
+			'Use the country’s calling code, e.g. +254 or 234.',
+		);
 	}
 	return text;
 }

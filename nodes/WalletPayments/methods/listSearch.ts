@@ -1,4 +1,9 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	INodeListSearchItems,
+	INodeListSearchResult,
+} from 'n8n-workflow';
 
 import { getCursorPage, MAX_PAGE_SIZE } from '../transport/pagination';
 
@@ -22,13 +27,18 @@ function customerFilterSets(filter?: string): IDataObject[] {
 	if (search === '') return [{}];
 	if (search.includes('@')) return [{ email: search }];
 	const [firstName, ...rest] = search.split(/\s+/);
-	return rest.length > 0 ? [{ firstName, lastName: rest.join(' ') }] : [{ firstName }, { lastName: firstName }];
+	return rest.length > 0
+		? [{ firstName, lastName: rest.join(' ') }]
+		: [{ firstName }, { lastName: firstName }];
 }
 
 function customerItem(customer: IDataObject): INodeListSearchItems {
 	const name = [text(customer.firstName), text(customer.lastName)].filter(Boolean).join(' ');
 	const email = text(customer.email);
-	return { name: name && email ? `${name} (${email})` : name || email || text(customer.id), value: text(customer.id) };
+	return {
+		name: name && email ? `${name} (${email})` : name || email || text(customer.id),
+		value: text(customer.id),
+	};
 }
 
 /** "Ann Doe · MOBILEMONEY ···5678 · KE/KES · BEN-42", with the status when it is not SUCCESS. */
@@ -40,7 +50,9 @@ function beneficiaryItem(beneficiary: IDataObject): INodeListSearchItems {
 		[text(destination.type), account ? `···${account.slice(-4)}` : ''].filter(Boolean).join(' '),
 		[text(beneficiary.country), text(beneficiary.currency)].filter(Boolean).join('/'),
 		text(beneficiary.reference),
-		text(beneficiary.status) && text(beneficiary.status) !== 'SUCCESS' ? text(beneficiary.status) : '',
+		text(beneficiary.status) && text(beneficiary.status) !== 'SUCCESS'
+			? text(beneficiary.status)
+			: '',
 	];
 	return { name: parts.filter(Boolean).join(' · '), value: text(beneficiary.id) };
 }
@@ -52,7 +64,13 @@ async function search(
 	toItem: (record: IDataObject) => INodeListSearchItems,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const page = await getCursorPage.call(context, endpoint, qs, MAX_PAGE_SIZE, paginationToken || undefined);
+	const page = await getCursorPage.call(
+		context,
+		endpoint,
+		qs,
+		MAX_PAGE_SIZE,
+		paginationToken || undefined,
+	);
 	return { results: page.records.map(toItem), paginationToken: page.nextCursor };
 }
 
@@ -69,7 +87,8 @@ async function searchMerged(
 	shownEarlier: (record: IDataObject, filterIndex: number) => boolean,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	if (filterSets.length === 1) return await search(context, endpoint, filterSets[0], toItem, paginationToken);
+	if (filterSets.length === 1)
+		return await search(context, endpoint, filterSets[0], toItem, paginationToken);
 	let cursors: Array<string | null | undefined> = filterSets.map(() => undefined);
 	if (paginationToken) {
 		try {
@@ -86,7 +105,13 @@ async function searchMerged(
 			next.push(null);
 			continue;
 		}
-		const page = await getCursorPage.call(context, endpoint, qs, MAX_PAGE_SIZE, cursors[index] ?? undefined);
+		const page = await getCursorPage.call(
+			context,
+			endpoint,
+			qs,
+			MAX_PAGE_SIZE,
+			cursors[index] ?? undefined,
+		);
 		for (const record of page.records) {
 			const item = toItem(record);
 			if (seen.has(String(item.value)) || shownEarlier(record, index)) continue;
@@ -95,7 +120,10 @@ async function searchMerged(
 		}
 		next.push(page.nextCursor ?? null);
 	}
-	return { results, paginationToken: next.some((cursor) => cursor !== null) ? JSON.stringify(next) : undefined };
+	return {
+		results,
+		paginationToken: next.some((cursor) => cursor !== null) ? JSON.stringify(next) : undefined,
+	};
 }
 
 export async function searchCustomers(
@@ -106,8 +134,16 @@ export async function searchCustomers(
 	const sets = customerFilterSets(filter);
 	const word = (filter ?? '').trim().toLowerCase();
 	// In the last-name list, a customer whose first name also matches was listed by the first-name list.
-	const shownEarlier = (customer: IDataObject, index: number) => index > 0 && text(customer.firstName).toLowerCase().includes(word);
-	return await searchMerged(this, '/api/v2/customers', sets, customerItem, shownEarlier, paginationToken);
+	const shownEarlier = (customer: IDataObject, index: number) =>
+		index > 0 && text(customer.firstName).toLowerCase().includes(word);
+	return await searchMerged(
+		this,
+		'/api/v2/customers',
+		sets,
+		customerItem,
+		shownEarlier,
+		paginationToken,
+	);
 }
 
 /** Beneficiaries whose reference contains the search text (the list's `q` filter). */
@@ -117,5 +153,11 @@ export async function searchBeneficiaries(
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const q = filter?.trim();
-	return await search(this, '/api/v2/beneficiaries', q ? { q } : {}, beneficiaryItem, paginationToken);
+	return await search(
+		this,
+		'/api/v2/beneficiaries',
+		q ? { q } : {},
+		beneficiaryItem,
+		paginationToken,
+	);
 }

@@ -19,7 +19,10 @@ const RAW_JSON: INodePropertyOptions = {
 function describeFields(descriptors: FieldDescriptor[]): string {
 	return descriptors
 		.filter((descriptor) => descriptor.const === undefined)
-		.map((descriptor) => `${fieldLabel(descriptor.name)}${descriptor.enum ? ` (${descriptor.enum.join(', ')})` : ''}`)
+		.map(
+			(descriptor) =>
+				`${fieldLabel(descriptor.name)}${descriptor.enum ? ` (${descriptor.enum.join(', ')})` : ''}`,
+		)
 		.join(', ');
 }
 
@@ -28,7 +31,9 @@ function describeFields(descriptors: FieldDescriptor[]): string {
  * requirement), then Raw JSON. Before a country is entered as a plain code, the contract's
  * three types are offered.
  */
-export async function getDestinationTypes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getDestinationTypes(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	const code = literalCountryCode(this.getCurrentNodeParameter('country'));
 	if (!code) {
 		const types = Object.entries(DESTINATION_FIELDS).map(([type, names]) => ({

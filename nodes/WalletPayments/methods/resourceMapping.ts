@@ -1,4 +1,8 @@
-import type { ILoadOptionsFunctions, ResourceMapperField, ResourceMapperFields } from 'n8n-workflow';
+import type {
+	ILoadOptionsFunctions,
+	ResourceMapperField,
+	ResourceMapperFields,
+} from 'n8n-workflow';
 
 import { countryRequirements, fieldLabel, literalCountryCode } from '../helpers/destination';
 
@@ -8,12 +12,15 @@ import { countryRequirements, fieldLabel, literalCountryCode } from '../helpers/
  * `type`) are left out of the form because the node fills them in. `pattern` is checked when
  * the node runs, before the request that creates or pays.
  */
-export async function getDestinationFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
+export async function getDestinationFields(
+	this: ILoadOptionsFunctions,
+): Promise<ResourceMapperFields> {
 	const code = literalCountryCode(this.getCurrentNodeParameter('country'));
 	if (!code) {
 		return {
 			fields: [],
-			emptyFieldsNotice: 'Enter the country as a two-letter code (not an expression) to load its form, or use Raw JSON',
+			emptyFieldsNotice:
+				'Enter the country as a two-letter code (not an expression) to load its form, or use Raw JSON',
 		};
 	}
 	const type = this.getCurrentNodeParameter('destinationType');
@@ -39,7 +46,9 @@ export async function getDestinationFields(this: ILoadOptionsFunctions): Promise
 			canBeUsedToMatch: false,
 			display: true,
 			type: descriptor.enum ? 'options' : 'string',
-			...(descriptor.enum ? { options: descriptor.enum.map((value) => ({ name: value, value })) } : {}),
+			...(descriptor.enum
+				? { options: descriptor.enum.map((value) => ({ name: value, value })) }
+				: {}),
 		}));
 	return { fields };
 }

@@ -36,10 +36,16 @@ export type RequestOutcome = 'refused' | 'alreadySubmitted' | 'unknown';
 
 export function outcomeOf(error: unknown): RequestOutcome | undefined {
 	const outcome = (error as { context?: { outcome?: unknown } } | undefined)?.context?.outcome;
-	return outcome === 'refused' || outcome === 'alreadySubmitted' || outcome === 'unknown' ? outcome : undefined;
+	return outcome === 'refused' || outcome === 'alreadySubmitted' || outcome === 'unknown'
+		? outcome
+		: undefined;
 }
 
-function responseOutcome(response: ServiceResponse, request: RequestSummary, said: string | undefined): RequestOutcome {
+function responseOutcome(
+	response: ServiceResponse,
+	request: RequestSummary,
+	said: string | undefined,
+): RequestOutcome {
 	const { statusCode } = response;
 	const rule = request.alreadySubmitted;
 	if (
@@ -51,7 +57,10 @@ function responseOutcome(response: ServiceResponse, request: RequestSummary, sai
 	}
 	if (statusCode >= 400 && statusCode < 500 && statusCode !== 408) return 'refused';
 	if (statusCode >= 200 && statusCode < 300) {
-		const refused = typeof response.body === 'object' && response.body !== null && (response.body as IDataObject).status === false;
+		const refused =
+			typeof response.body === 'object' &&
+			response.body !== null &&
+			(response.body as IDataObject).status === false;
 		return refused ? 'refused' : 'unknown';
 	}
 	return 'unknown';
@@ -101,7 +110,9 @@ function safeText(text: string, request: RequestSummary): string {
 	let safe = text;
 	for (const secret of request.secrets ?? []) safe = safe.split(secret).join(REDACTED);
 	return safe
-		.replace(DIGIT_RUN, (digits) => (luhnValid(digits) ? `${'*'.repeat(digits.length - 4)}${digits.slice(-4)}` : digits))
+		.replace(DIGIT_RUN, (digits) =>
+			luhnValid(digits) ? `${'*'.repeat(digits.length - 4)}${digits.slice(-4)}` : digits,
+		)
 		.replace(LABELLED_CVV, (_match, label: string, gap: string) => `${label}${gap}***`);
 }
 
@@ -110,7 +121,11 @@ function retryAfter(headers: Record<string, unknown>): string | undefined {
 	return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
 }
 
-function describeStatus(response: ServiceResponse, request: RequestSummary, outcome: RequestOutcome): string {
+function describeStatus(
+	response: ServiceResponse,
+	request: RequestSummary,
+	outcome: RequestOutcome,
+): string {
 	const { statusCode } = response;
 	if (outcome === 'alreadySubmitted' && request.reference !== undefined) {
 		return `Reference "${request.reference}" was already submitted, so the service refused to do it again. Nothing new was created. Use a new reference only if you really mean a new operation.`;
@@ -160,21 +175,19 @@ export function errorFromResponse(
 			: `The service answered HTTP ${statusCode} with an empty or unexpected body`);
 	const httpCode = String(statusCode);
 	const outcome = responseOutcome(response, request, said);
-	const prefix = outcome === 'alreadySubmitted' && request.reference !== undefined ? `Already submitted: ` : '';
-	const error = new NodeApiError(
-		node,
-		{ status: false, message, httpCode } as JsonObject,
-		{
-			message: `${prefix}${message} [HTTP ${httpCode}]`,
-			description: describeStatus(response, request, outcome),
-			httpCode,
-		},
-	);
+	const prefix =
+		outcome === 'alreadySubmitted' && request.reference !== undefined ? `Already submitted: ` : '';
+	const error = new NodeApiError(node, { status: false, message, httpCode } as JsonObject, {
+		message: `${prefix}${message} [HTTP ${httpCode}]`,
+		description: describeStatus(response, request, outcome),
+		httpCode,
+	});
 	error.context.outcome = outcome;
 	return error;
 }
 
-const NETWORK_CODES = /\b(ECONNREFUSED|ECONNRESET|ECONNABORTED|ETIMEDOUT|ESOCKETTIMEDOUT|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|EPIPE)\b/;
+const NETWORK_CODES =
+	/\b(ECONNREFUSED|ECONNRESET|ECONNABORTED|ETIMEDOUT|ESOCKETTIMEDOUT|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|EPIPE)\b/;
 
 /** n8n's request helper wraps network failures; the system code may sit on the error or its cause. */
 function networkCode(error: unknown): string | undefined {
@@ -190,7 +203,11 @@ function networkCode(error: unknown): string | undefined {
  * No reply: refused connection, timeout, DNS failure, reset. A fresh error is built from the
  * code alone, so nothing of the request (its Authorization header) travels with it.
  */
-export function errorFromNetwork(node: INode, error: unknown, request: RequestSummary): NodeApiError {
+export function errorFromNetwork(
+	node: INode,
+	error: unknown,
+	request: RequestSummary,
+): NodeApiError {
 	const code = networkCode(error);
 	const timedOut =
 		code === 'ECONNABORTED' ||
@@ -205,10 +222,14 @@ export function errorFromNetwork(node: INode, error: unknown, request: RequestSu
 	const description = request.movesMoney
 		? `${timedOut ? MAYBE_DONE : 'The connection failed before an answer came. ' + MAYBE_DONE} Check the Base URL in the credential.`
 		: 'Check the Base URL in the credential and that the service is reachable.';
-	const apiError = new NodeApiError(node, { message: what, networkCode: code ?? 'unknown' } as JsonObject, {
-		message: `${what} (${request.method} ${request.endpoint})`,
-		description,
-	});
+	const apiError = new NodeApiError(
+		node,
+		{ message: what, networkCode: code ?? 'unknown' } as JsonObject,
+		{
+			message: `${what} (${request.method} ${request.endpoint})`,
+			description,
+		},
+	);
 	// Refused connections never reached the service; anything else may have.
 	apiError.context.outcome = code === 'ECONNREFUSED' ? 'refused' : 'unknown';
 	return apiError;

@@ -49,19 +49,31 @@ export async function getCursorPage(
 	if (cursor) query.nextCursor = cursor;
 	const page = (await apiRequest.call(this, 'GET', endpoint, { qs: query })) as CursorPage;
 	const records = page?.data ?? [];
-	const next = page?.meta?.hasNextPage === false ? undefined : page?.meta?.nextCursor ?? undefined;
+	const next =
+		page?.meta?.hasNextPage === false ? undefined : (page?.meta?.nextCursor ?? undefined);
 	// An empty page has nothing after it worth asking for.
 	return { records, nextCursor: records.length === 0 ? undefined : next };
 }
 
 /** v2 lists (customers, beneficiaries): `limit` + opaque `nextCursor`. */
-export async function getAllByCursor(this: WalletContext, request: ListRequest): Promise<IDataObject[]> {
+export async function getAllByCursor(
+	this: WalletContext,
+	request: ListRequest,
+): Promise<IDataObject[]> {
 	const results: IDataObject[] = [];
 	const seenCursors = new Set<string>();
 	let cursor: string | undefined;
 	do {
-		const page = await getCursorPage.call(this, request.endpoint, request.qs ?? {}, pageSize(request, results.length), cursor);
-		results.push(...page.records.slice(0, request.returnAll ? undefined : request.limit - results.length));
+		const page = await getCursorPage.call(
+			this,
+			request.endpoint,
+			request.qs ?? {},
+			pageSize(request, results.length),
+			cursor,
+		);
+		results.push(
+			...page.records.slice(0, request.returnAll ? undefined : request.limit - results.length),
+		);
 		// No next page, or a cursor seen before (which would loop forever): stop.
 		if (!page.nextCursor || seenCursors.has(page.nextCursor)) break;
 		seenCursors.add(page.nextCursor);
@@ -82,9 +94,12 @@ export async function getAllByPage(
 		const qs: IDataObject = { ...request.qs, page, take };
 		const response = (await apiRequest.call(this, 'GET', request.endpoint, { qs })) as NumberedPage;
 		const records = (response?.[request.itemsKey] as IDataObject[] | undefined) ?? [];
-		results.push(...records.slice(0, request.returnAll ? undefined : request.limit - results.length));
+		results.push(
+			...records.slice(0, request.returnAll ? undefined : request.limit - results.length),
+		);
 		const meta = response?.meta;
-		const more = meta?.hasNextPage ?? (meta?.pageCount !== undefined ? page < meta.pageCount : false);
+		const more =
+			meta?.hasNextPage ?? (meta?.pageCount !== undefined ? page < meta.pageCount : false);
 		if (records.length === 0 || !more || isDone(request, results.length)) break;
 	}
 	return results;

@@ -74,7 +74,12 @@ async function readConnection(context: WalletContext): Promise<Connection> {
 		timeout: Math.round(seconds * 1000),
 		secrets,
 		alreadySubmitted: alreadySubmittedRule(context, credentials),
-		credentials: { id: reference?.id ?? '', name: reference?.name ?? '', type: CREDENTIAL_TYPE, data: credentials },
+		credentials: {
+			id: reference?.id ?? '',
+			name: reference?.name ?? '',
+			type: CREDENTIAL_TYPE,
+			data: credentials,
+		},
 	};
 }
 
@@ -82,7 +87,10 @@ async function readConnection(context: WalletContext): Promise<Connection> {
  * The credential's "Already Submitted" rule; credentials saved before the fields existed get the
  * defaults (HTTP 409 with a message that says "already" or "duplicate").
  */
-function alreadySubmittedRule(context: WalletContext, credentials: IDataObject): AlreadySubmittedRule {
+function alreadySubmittedRule(
+	context: WalletContext,
+	credentials: IDataObject,
+): AlreadySubmittedRule {
 	const codesText = String(credentials.alreadySubmittedCodes ?? DEFAULT_ALREADY_SUBMITTED_CODES);
 	const statusCodes = codesText
 		.split(',')
@@ -95,7 +103,9 @@ function alreadySubmittedRule(context: WalletContext, credentials: IDataObject):
 			'The Already Submitted Status Codes in the Wallet Payments API credential must be HTTP codes separated by commas, e.g. 409 or 409, 422',
 		);
 	}
-	const patternText = String(credentials.alreadySubmittedPattern ?? DEFAULT_ALREADY_SUBMITTED_PATTERN).trim();
+	const patternText = String(
+		credentials.alreadySubmittedPattern ?? DEFAULT_ALREADY_SUBMITTED_PATTERN,
+	).trim();
 	let messagePattern: RegExp | undefined;
 	try {
 		messagePattern = patternText === '' ? undefined : new RegExp(patternText, 'i');
@@ -137,7 +147,9 @@ function rateLimitWait(headers: Record<string, unknown>, attempt: number): numbe
 	let wait = 2 ** attempt;
 	if (typeof header === 'string' || typeof header === 'number') {
 		const text = String(header).trim();
-		const seconds = /^\d+(\.\d+)?$/.test(text) ? Number(text) : (Date.parse(text) - Date.now()) / 1000;
+		const seconds = /^\d+(\.\d+)?$/.test(text)
+			? Number(text)
+			: (Date.parse(text) - Date.now()) / 1000;
 		if (Number.isFinite(seconds)) wait = Math.max(0, Math.ceil(seconds));
 	}
 	return wait > RATE_LIMIT_MAX_WAIT_SECONDS ? undefined : wait;
@@ -208,10 +220,16 @@ export async function apiRequest(
 
 	const parsed = parseBody(response.body);
 	const ok = response.statusCode >= 200 && response.statusCode < 300;
-	if (!ok || typeof parsed !== 'object' || parsed === null || (parsed as IDataObject).status !== true) {
+	if (
+		!ok ||
+		typeof parsed !== 'object' ||
+		parsed === null ||
+		(parsed as IDataObject).status !== true
+	) {
 		const error = errorFromResponse(this.getNode(), { ...response, body: parsed }, summary);
 		if (waits.length > 0) {
-			error.description = `${error.description ?? ''} Asked ${waits.length + 1} times; waited ${waits.map((w) => `${w} s`).join(', ')} as the service asked.`.trim();
+			error.description =
+				`${error.description ?? ''} Asked ${waits.length + 1} times; waited ${waits.map((w) => `${w} s`).join(', ')} as the service asked.`.trim();
 		}
 		throw error;
 	}

@@ -2,8 +2,19 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { destinationProperties, readDestination } from '../../helpers/destination';
 import { forOperation } from '../../helpers/displayOptions';
-import { customerEmailField, duplicateProtectionField, sendBatchingField, referenceField } from '../../helpers/fields';
-import { countryCode, currencyCode, httpUrl, optionalText, requiredEmail } from '../../helpers/validation';
+import {
+	customerEmailField,
+	duplicateProtectionField,
+	sendBatchingField,
+	referenceField,
+} from '../../helpers/fields';
+import {
+	countryCode,
+	currencyCode,
+	httpUrl,
+	optionalText,
+	requiredEmail,
+} from '../../helpers/validation';
 import { apiRequest } from '../../transport/request';
 import type { GuardedRequest } from '../exactlyOnce';
 
@@ -55,9 +66,16 @@ const properties: INodeProperties[] = [
 export const description = forOperation('beneficiary', 'create', properties);
 
 /** The beneficiary an earlier run created with this reference (the list filters by reference). */
-async function findByReference(context: IExecuteFunctions, reference: string): Promise<IDataObject | undefined> {
-	const page = await apiRequest.call(context, 'GET', '/api/v2/beneficiaries', { qs: { q: reference, limit: 100 } });
-	const found = ((page.data ?? []) as IDataObject[]).find((beneficiary) => beneficiary.reference === reference);
+async function findByReference(
+	context: IExecuteFunctions,
+	reference: string,
+): Promise<IDataObject | undefined> {
+	const page = await apiRequest.call(context, 'GET', '/api/v2/beneficiaries', {
+		qs: { q: reference, limit: 100 },
+	});
+	const found = ((page.data ?? []) as IDataObject[]).find(
+		(beneficiary) => beneficiary.reference === reference,
+	);
 	return found;
 }
 
@@ -69,11 +87,15 @@ export async function prepare(this: IExecuteFunctions, itemIndex: number): Promi
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const currency = currencyCode(this.getNodeParameter('currency', itemIndex), 'Currency');
 	const country = countryCode(this.getNodeParameter('country', itemIndex), 'Country');
-	const customerEmail = requiredEmail(this.getNodeParameter('customerEmail', itemIndex), 'Customer Email');
+	const customerEmail = requiredEmail(
+		this.getNodeParameter('customerEmail', itemIndex),
+		'Customer Email',
+	);
 	// Checked here, before the form's requirements are read: nothing is requested for a bad row.
 	const reference = optionalText(additional.reference, 'Reference', 100);
 	const callbackText = optionalText(additional.callbackUrl, 'Callback URL', 2048);
-	const callbackUrl = callbackText === undefined ? undefined : httpUrl(callbackText, 'Callback URL');
+	const callbackUrl =
+		callbackText === undefined ? undefined : httpUrl(callbackText, 'Callback URL');
 	// Last: the form is checked against the country's requirements, which takes a request.
 	const destination = await readDestination(this, itemIndex, country);
 	const body: IDataObject = { currency, country, destination, customerEmail };

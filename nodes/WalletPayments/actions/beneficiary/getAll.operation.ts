@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
 import { readBatchingField, returnAllAndLimit } from '../../helpers/fields';
@@ -46,7 +51,10 @@ const properties: INodeProperties[] = [
 				displayName: 'Status',
 				name: 'status',
 				type: 'options',
-				options: STATUSES.map((status) => ({ name: status.charAt(0) + status.slice(1).toLowerCase(), value: status })),
+				options: STATUSES.map((status) => ({
+					name: status.charAt(0) + status.slice(1).toLowerCase(),
+					value: status,
+				})),
 				default: 'SUCCESS',
 				description: 'Only beneficiaries in this status',
 			},
@@ -60,16 +68,22 @@ export const reads = true;
 
 export const description = forOperation('beneficiary', 'getAll', properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const qs: IDataObject = {};
 	const status = optionalText(filters.status, 'Status', 20)?.toUpperCase();
 	if (status !== undefined) {
-		if (!STATUSES.includes(status)) throw new InvalidInput('Status', `"${status}" is not one of ${STATUSES.join(', ')}`);
+		if (!STATUSES.includes(status))
+			throw new InvalidInput('Status', `"${status}" is not one of ${STATUSES.join(', ')}`);
 		qs.status = status;
 	}
-	if (optionalText(filters.currency, 'Currency') !== undefined) qs.currency = currencyCode(filters.currency, 'Currency');
-	if (optionalText(filters.country, 'Country') !== undefined) qs.country = countryCode(filters.country, 'Country');
+	if (optionalText(filters.currency, 'Currency') !== undefined)
+		qs.currency = currencyCode(filters.currency, 'Currency');
+	if (optionalText(filters.country, 'Country') !== undefined)
+		qs.country = countryCode(filters.country, 'Country');
 	const reference = optionalText(filters.reference, 'Reference', 100);
 	if (reference !== undefined) qs.q = reference;
 
@@ -78,5 +92,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		qs,
 		...readReturnAllAndLimit(this, itemIndex),
 	});
-	return this.helpers.returnJsonArray(simplifyIfWanted(this, itemIndex, beneficiaries, 'beneficiary'));
+	return this.helpers.returnJsonArray(
+		simplifyIfWanted(this, itemIndex, beneficiaries, 'beneficiary'),
+	);
 }

@@ -16,13 +16,15 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Create',
 				value: 'create',
-				description: 'Saves a payout destination (bank account or mobile money) for a country and currency, checked against the country’s requirements; returns its ID for Payout → Initiate. Moves no money.',
+				description:
+					'Saves a payout destination (bank account or mobile money) for a country and currency, checked against the country’s requirements; returns its ID for Payout → Initiate. Moves no money.',
 				action: 'Create a beneficiary',
 			},
 			{
 				name: 'Get Many',
 				value: 'getAll',
-				description: 'Lists saved beneficiaries, newest first, optionally filtered by status, currency, country or reference. Moves no money.',
+				description:
+					'Lists saved beneficiaries, newest first, optionally filtered by status, currency, country or reference. Moves no money.',
 				action: 'Get many beneficiaries',
 			},
 		],

@@ -14,15 +14,22 @@ export type CardAction = 'freeze' | 'unfreeze' | 'terminate';
  */
 export function cardAction(action: CardAction, notice?: string) {
 	const properties: INodeProperties[] = [
-		...(notice ? [{ displayName: notice, name: `${action}Notice`, type: 'notice' as const, default: '' }] : []),
+		...(notice
+			? [{ displayName: notice, name: `${action}Notice`, type: 'notice' as const, default: '' }]
+			: []),
 		cardIdProperty,
 		cardOptionsProperty,
 	];
 
-	async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	async function execute(
+		this: IExecuteFunctions,
+		itemIndex: number,
+	): Promise<INodeExecutionData[]> {
 		const cardId = readCardId(this, itemIndex);
 		const reveal = readRevealCardDetails(this, itemIndex);
-		const card = await apiRequest.call(this, 'POST', `/api/v1/virtualcards/${action}`, { body: { cardId } });
+		const card = await apiRequest.call(this, 'POST', `/api/v1/virtualcards/${action}`, {
+			body: { cardId },
+		});
 		return this.helpers.returnJsonArray(maskCardDetails(card, reveal));
 	}
 

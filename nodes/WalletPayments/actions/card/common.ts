@@ -51,7 +51,10 @@ export function readRevealCardDetails(context: IExecuteFunctions, itemIndex: num
 export function cardAmount(value: unknown, field = 'Amount'): number {
 	const amount = numberInRange(value, field, CARD_AMOUNT_MIN, CARD_AMOUNT_MAX, 'USD');
 	if (Math.abs(Math.round(amount * 100) - amount * 100) > 1e-6) {
-		throw new InvalidInput(field, `${amount} USD has more than two decimal places; give dollars and cents, e.g. 10.50`);
+		throw new InvalidInput(
+			field,
+			`${amount} USD has more than two decimal places; give dollars and cents, e.g. 10.50`,
+		);
 	}
 	return amount;
 }

@@ -2,7 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { maskCardDetails } from '../../helpers/cardMasking';
 import { forOperation } from '../../helpers/displayOptions';
-import { customerEmailField, duplicateProtectionField, sendBatchingField, referenceField } from '../../helpers/fields';
+import {
+	customerEmailField,
+	duplicateProtectionField,
+	sendBatchingField,
+	referenceField,
+} from '../../helpers/fields';
 import { optionalText, requiredEmail } from '../../helpers/validation';
 import type { GuardedRequest } from '../exactlyOnce';
 import { cardAmount } from './common';
@@ -34,7 +39,8 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'visa',
-				description: 'The card network, in lower case. The API needs it only for one brand of card.',
+				description:
+					'The card network, in lower case. The API needs it only for one brand of card.',
 			},
 			{
 				displayName: 'Card Type',
@@ -76,7 +82,10 @@ const OPTIONAL_FIELDS: Array<[name: string, label: string, maxLength: number]> =
 export async function prepare(this: IExecuteFunctions, itemIndex: number): Promise<GuardedRequest> {
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = {
-		customerEmail: requiredEmail(this.getNodeParameter('customerEmail', itemIndex), 'Customer Email'),
+		customerEmail: requiredEmail(
+			this.getNodeParameter('customerEmail', itemIndex),
+			'Customer Email',
+		),
 		amount: cardAmount(this.getNodeParameter('amount', itemIndex), 'Amount (USD)'),
 	};
 	for (const [name, label, maxLength] of OPTIONAL_FIELDS) {

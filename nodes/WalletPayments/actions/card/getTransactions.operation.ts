@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
 import { readBatchingField, returnAllAndLimit } from '../../helpers/fields';
@@ -43,13 +48,20 @@ export const reads = true;
 
 export const description = forOperation('card', 'getTransactions', properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const cardId = readCardId(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	// Version 1.1 made newest first the default; nodes saved as version 1 keep what they did.
 	const defaultOrder = this.getNode().typeVersion >= 1.1 ? 'DESC' : 'ASC';
-	const order = typeof options.order === 'string' && options.order !== '' ? options.order.toUpperCase() : defaultOrder;
-	if (!ORDERS.includes(order)) throw new InvalidInput('Order', `"${order}" is not one of ${ORDERS.join(', ')}`);
+	const order =
+		typeof options.order === 'string' && options.order !== ''
+			? options.order.toUpperCase()
+			: defaultOrder;
+	if (!ORDERS.includes(order))
+		throw new InvalidInput('Order', `"${order}" is not one of ${ORDERS.join(', ')}`);
 
 	const transactions = await getAllByPage.call(this, {
 		endpoint: `/api/v1/virtualcards/cards/${encodeURIComponent(cardId)}/transactions`,
@@ -57,5 +69,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		qs: { order },
 		...readReturnAllAndLimit(this, itemIndex),
 	});
-	return this.helpers.returnJsonArray(simplifyIfWanted(this, itemIndex, transactions, 'cardTransaction'));
+	return this.helpers.returnJsonArray(
+		simplifyIfWanted(this, itemIndex, transactions, 'cardTransaction'),
+	);
 }

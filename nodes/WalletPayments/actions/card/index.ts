@@ -22,7 +22,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Create',
 				value: 'create',
-				description: 'Moves money: issues a virtual card to a registered card user and loads it with USD 3–2,500 from your wallet. The card is ready when its status is success.',
+				description:
+					'Moves money: issues a virtual card to a registered card user and loads it with USD 3–2,500 from your wallet. The card is ready when its status is success.',
 				action: 'Create a card',
 			},
 			{
@@ -40,13 +41,15 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Register Card User',
 				value: 'registerUser',
-				description: 'Registers an existing customer as a card holder with KYC details (needed once before Create). Moves no money.',
+				description:
+					'Registers an existing customer as a card holder with KYC details (needed once before Create). Moves no money.',
 				action: 'Register a card user',
 			},
 			{
 				name: 'Terminate',
 				value: 'terminate',
-				description: 'Closes a card permanently: it cannot be used or unfrozen again. Moves no money by itself.',
+				description:
+					'Closes a card permanently: it cannot be used or unfrozen again. Moves no money by itself.',
 				action: 'Terminate a card',
 			},
 			{

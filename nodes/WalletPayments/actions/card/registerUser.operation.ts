@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
 import { customerEmailField } from '../../helpers/fields';
@@ -15,7 +20,9 @@ import {
 import { apiRequest } from '../../transport/request';
 
 const properties: INodeProperties[] = [
-	customerEmailField('Email of an existing customer (Customer → Create) to register as a card holder'),
+	customerEmailField(
+		'Email of an existing customer (Customer → Create) to register as a card holder',
+	),
 	{
 		displayName: 'First Name',
 		name: 'firstName',
@@ -164,10 +171,16 @@ const URL_FIELDS: Array<[name: string, label: string]> = [
 	['userPhoto', 'User Photo URL'],
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = {
-		customerEmail: requiredEmail(this.getNodeParameter('customerEmail', itemIndex), 'Customer Email'),
+		customerEmail: requiredEmail(
+			this.getNodeParameter('customerEmail', itemIndex),
+			'Customer Email',
+		),
 		firstName: requiredText(this.getNodeParameter('firstName', itemIndex), 'First Name', 100),
 		lastName: requiredText(this.getNodeParameter('lastName', itemIndex), 'Last Name', 100),
 		country: countryCode(this.getNodeParameter('country', itemIndex), 'Country'),
@@ -185,11 +198,16 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const phoneNumber = optionalPhone(additional.phoneNumber, 'Phone Number');
 	if (phoneNumber !== undefined) body.phoneNumber = phoneNumber;
 	const dateOfBirth = optionalText(additional.dateOfBirth, 'Date of Birth', 10);
-	if (dateOfBirth !== undefined) body.dateOfBirth = isoDate(dateOfBirth, 'Date of Birth', { past: true });
+	if (dateOfBirth !== undefined)
+		body.dateOfBirth = isoDate(dateOfBirth, 'Date of Birth', { past: true });
 
 	// The contract's two country rules (section 7.3), checked before anything is sent.
 	if (body.country === 'NG' && body.bvn === undefined) {
-		throw new InvalidInput('BVN', 'is required when Country is NG (Nigeria)', 'Add BVN under Additional Fields.');
+		throw new InvalidInput(
+			'BVN',
+			'is required when Country is NG (Nigeria)',
+			'Add BVN under Additional Fields.',
+		);
 	}
 	if (body.country === 'GH' && body.dateOfBirth === undefined) {
 		throw new InvalidInput(
@@ -199,7 +217,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		);
 	}
 
-	const cardUser = await apiRequest.call(this, 'POST', '/api/v1/virtualcards/registercarduser', { body });
+	const cardUser = await apiRequest.call(this, 'POST', '/api/v1/virtualcards/registercarduser', {
+		body,
+	});
 	// The contract does not show this response; pass through whatever object it holds.
-	return this.helpers.returnJsonArray(typeof cardUser === 'object' && cardUser !== null ? cardUser : {});
+	return this.helpers.returnJsonArray(
+		typeof cardUser === 'object' && cardUser !== null ? cardUser : {},
+	);
 }

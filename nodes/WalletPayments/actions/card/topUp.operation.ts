@@ -32,7 +32,8 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'visa',
-				description: 'The card network, in lower case, as in the card’s cardBrand. Sent only when set.',
+				description:
+					'The card network, in lower case, as in the card’s cardBrand. Sent only when set.',
 			},
 			referenceField('Your unique reference for this top-up'),
 		],
@@ -52,5 +53,9 @@ export async function prepare(this: IExecuteFunctions, itemIndex: number): Promi
 	const cardBrand = optionalText(additional.cardBrand, 'Card Brand', 50);
 	if (cardBrand !== undefined) body.cardBrand = cardBrand;
 
-	return { endpoint: '/api/v1/virtualcards/topup', body, reference: { given: additional.reference } };
+	return {
+		endpoint: '/api/v1/virtualcards/topup',
+		body,
+		reference: { given: additional.reference },
+	};
 }

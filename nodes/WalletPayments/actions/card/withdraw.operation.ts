@@ -23,9 +23,7 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		options: [
-			referenceField('Your unique reference for this withdrawal'),
-		],
+		options: [referenceField('Your unique reference for this withdrawal')],
 	},
 	duplicateProtectionField,
 	sendBatchingField,
@@ -40,5 +38,9 @@ export async function prepare(this: IExecuteFunctions, itemIndex: number): Promi
 		amount: positiveInteger(this.getNodeParameter('amount', itemIndex), 'Amount', INT32_MAX),
 	};
 
-	return { endpoint: '/api/v1/virtualcards/withdraw', body, reference: { given: additional.reference } };
+	return {
+		endpoint: '/api/v1/virtualcards/withdraw',
+		body,
+		reference: { given: additional.reference },
+	};
 }

@@ -15,7 +15,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Initialize',
 				value: 'initialize',
-				description: 'Issues a temporary bank account for a customer to pay a given amount into (money comes in when the customer pays; nothing leaves your wallet). Returns the account number and its expiry.',
+				description:
+					'Issues a temporary bank account for a customer to pay a given amount into (money comes in when the customer pays; nothing leaves your wallet). Returns the account number and its expiry.',
 				action: 'Initialize a collection',
 			},
 		],

@@ -1,7 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
-import { customerEmailField, duplicateProtectionField, sendBatchingField, referenceField } from '../../helpers/fields';
+import {
+	customerEmailField,
+	duplicateProtectionField,
+	sendBatchingField,
+	referenceField,
+} from '../../helpers/fields';
 import {
 	countryCode,
 	currencyCode,
@@ -38,13 +43,19 @@ const properties: INodeProperties[] = [
 		minorExample: '1 NGN is 100, 2,500.00 NGN is 250000',
 		majorExample: '2500 or 2500.00 for two thousand five hundred naira',
 	}),
-	referenceField('Your unique reference for this collection; the service refuses a reference it has seen before'),
+	referenceField(
+		'Your unique reference for this collection; the service refuses a reference it has seen before',
+	),
 	{
 		displayName: 'API Version',
 		name: 'apiVersion',
 		type: 'options',
 		options: [
-			{ name: 'V1', value: 'v1', description: 'POST /api/v1/wallets/collections/initialize (older path)' },
+			{
+				name: 'V1',
+				value: 'v1',
+				description: 'POST /api/v1/wallets/collections/initialize (older path)',
+			},
 			{ name: 'V2', value: 'v2', description: 'POST /api/v2/wallets/collections/initialize' },
 		],
 		default: 'v2',
@@ -62,7 +73,8 @@ const properties: INodeProperties[] = [
 				name: 'accountName',
 				type: 'string',
 				default: '',
-				description: 'Account name to request for the receiving account (sent as payload.accountName)',
+				description:
+					'Account name to request for the receiving account (sent as payload.accountName)',
 			},
 			{
 				displayName: 'Bank Name',
@@ -102,7 +114,10 @@ export async function prepare(this: IExecuteFunctions, itemIndex: number): Promi
 	const body: IDataObject = {
 		country: countryCode(this.getNodeParameter('country', itemIndex), 'Country'),
 		currency,
-		customerEmail: requiredEmail(this.getNodeParameter('customerEmail', itemIndex), 'Customer Email'),
+		customerEmail: requiredEmail(
+			this.getNodeParameter('customerEmail', itemIndex),
+			'Customer Email',
+		),
 		amount: readMinorAmount(this, itemIndex, currency),
 	};
 	const descriptionText = optionalText(additional.description, 'Description');

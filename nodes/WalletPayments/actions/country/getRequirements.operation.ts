@@ -24,7 +24,10 @@ export const reads = true;
 
 export const description = forOperation('country', 'getRequirements', properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const code = countryCode(this.getNodeParameter('countryCode', itemIndex), 'Country Code');
 	const requirements = await getCountryRequirements.call(this, code);
 	return this.helpers.returnJsonArray(requirements);

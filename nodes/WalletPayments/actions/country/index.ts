@@ -15,7 +15,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Payout Requirements',
 				value: 'getRequirements',
-				description: 'Reads which destination types (bank, NUBAN, mobile money) a payout country offers and the fields and formats each needs. Moves no money.',
+				description:
+					'Reads which destination types (bank, NUBAN, mobile money) a payout country offers and the fields and formats each needs. Moves no money.',
 				action: 'Get payout requirements for a country',
 			},
 		],

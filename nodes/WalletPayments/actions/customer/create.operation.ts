@@ -1,7 +1,17 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
-import { optionalDialCode, optionalPhone, requiredEmail, requiredText } from '../../helpers/validation';
+import {
+	optionalDialCode,
+	optionalPhone,
+	requiredEmail,
+	requiredText,
+} from '../../helpers/validation';
 import { apiRequest } from '../../transport/request';
 
 const properties: INodeProperties[] = [
@@ -28,7 +38,8 @@ const properties: INodeProperties[] = [
 		placeholder: 'name@email.com',
 		required: true,
 		default: '',
-		description: 'The customer’s email address. Payouts, collections and cards refer to the customer by it.',
+		description:
+			'The customer’s email address. Payouts, collections and cards refer to the customer by it.',
 	},
 	{
 		displayName: 'Additional Fields',
@@ -59,7 +70,10 @@ const properties: INodeProperties[] = [
 
 export const description = forOperation('customer', 'create', properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = {
 		firstName: requiredText(this.getNodeParameter('firstName', itemIndex), 'First Name'),

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
 import { readBatchingField, returnAllAndLimit } from '../../helpers/fields';
@@ -25,9 +30,27 @@ const properties: INodeProperties[] = [
 				default: '',
 				description: 'Only customers whose email matches this text',
 			},
-			{ displayName: 'First Name', name: 'firstName', type: 'string', default: '', description: 'Only customers whose first name matches this text' },
-			{ displayName: 'Last Name', name: 'lastName', type: 'string', default: '', description: 'Only customers whose last name matches this text' },
-			{ displayName: 'Phone', name: 'phone', type: 'string', default: '', description: 'Only customers whose phone number matches this text' },
+			{
+				displayName: 'First Name',
+				name: 'firstName',
+				type: 'string',
+				default: '',
+				description: 'Only customers whose first name matches this text',
+			},
+			{
+				displayName: 'Last Name',
+				name: 'lastName',
+				type: 'string',
+				default: '',
+				description: 'Only customers whose last name matches this text',
+			},
+			{
+				displayName: 'Phone',
+				name: 'phone',
+				type: 'string',
+				default: '',
+				description: 'Only customers whose phone number matches this text',
+			},
 		],
 	},
 	readBatchingField,
@@ -45,7 +68,10 @@ const FILTERS: Array<[name: string, label: string]> = [
 	['phone', 'Phone'],
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const qs: IDataObject = {};
 	for (const [name, label] of FILTERS) {

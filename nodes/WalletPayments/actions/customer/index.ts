@@ -17,19 +17,22 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Create',
 				value: 'create',
-				description: 'Registers a customer (first name, last name, email) of your merchant account. Moves no money.',
+				description:
+					'Registers a customer (first name, last name, email) of your merchant account. Moves no money.',
 				action: 'Create a customer',
 			},
 			{
 				name: 'Get Many',
 				value: 'getAll',
-				description: 'Lists customers, newest first, optionally filtered by name, email or phone. Moves no money.',
+				description:
+					'Lists customers, newest first, optionally filtered by name, email or phone. Moves no money.',
 				action: 'Get many customers',
 			},
 			{
 				name: 'Update',
 				value: 'update',
-				description: 'Changes a customer’s name, email, phone or dial code, by customer ID. Moves no money.',
+				description:
+					'Changes a customer’s name, email, phone or dial code, by customer ID. Moves no money.',
 				action: 'Update a customer',
 			},
 		],

@@ -1,8 +1,19 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
 import { customerLocator, locatorValue } from '../../helpers/locators';
-import { optionalDialCode, optionalPhone, optionalText, requiredEmail, requiredText } from '../../helpers/validation';
+import {
+	optionalDialCode,
+	optionalPhone,
+	optionalText,
+	requiredEmail,
+	requiredText,
+} from '../../helpers/validation';
 import { apiRequest } from '../../transport/request';
 
 const properties: INodeProperties[] = [
@@ -14,7 +25,8 @@ const properties: INodeProperties[] = [
 		placeholder: 'name@email.com',
 		required: true,
 		default: '',
-		description: 'The customer’s email address, current or new. The API requires it on every update.',
+		description:
+			'The customer’s email address, current or new. The API requires it on every update.',
 	},
 	{
 		displayName: 'Update Fields',
@@ -64,10 +76,15 @@ const UPDATE_FIELDS: Array<[name: string, label: string, maxLength: number]> = [
 	['lastName', 'Last Name', 100],
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const customerId = requiredText(locatorValue(this, 'customerId', itemIndex), 'Customer ID', 100);
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
-	const body: IDataObject = { email: requiredEmail(this.getNodeParameter('email', itemIndex), 'Email') };
+	const body: IDataObject = {
+		email: requiredEmail(this.getNodeParameter('email', itemIndex), 'Email'),
+	};
 	for (const [name, label, maxLength] of UPDATE_FIELDS) {
 		const value = optionalText(fields[name], label, maxLength);
 		if (value !== undefined) body[name] = value;
@@ -77,8 +94,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const countryCode = optionalDialCode(fields.countryCode, 'Country Dial Code');
 	if (countryCode !== undefined) body.countryCode = countryCode;
 
-	const customer = await apiRequest.call(this, 'PUT', `/api/v2/customers/${encodeURIComponent(customerId)}`, {
-		body,
-	});
+	const customer = await apiRequest.call(
+		this,
+		'PUT',
+		`/api/v2/customers/${encodeURIComponent(customerId)}`,
+		{
+			body,
+		},
+	);
 	return this.helpers.returnJsonArray(customer);
 }

@@ -1,7 +1,11 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
-import { duplicateProtectionField, sendBatchingField, waitForFinalStatusProperties } from '../../helpers/fields';
+import {
+	duplicateProtectionField,
+	sendBatchingField,
+	waitForFinalStatusProperties,
+} from '../../helpers/fields';
 import { requiredText } from '../../helpers/validation';
 import { waitSettingsIfAsked } from '../../helpers/settlement';
 import type { GuardedRequest } from '../exactlyOnce';
@@ -24,7 +28,11 @@ const properties: INodeProperties[] = [
 export const description = forOperation('payout', 'finalizeLegacy', properties);
 
 export async function prepare(this: IExecuteFunctions, itemIndex: number): Promise<GuardedRequest> {
-	const transactionId = requiredText(this.getNodeParameter('transactionId', itemIndex), 'Transaction ID', 100);
+	const transactionId = requiredText(
+		this.getNodeParameter('transactionId', itemIndex),
+		'Transaction ID',
+		100,
+	);
 	return {
 		endpoint: '/api/v1/wallets/payout/finalize',
 		body: { transactionId },

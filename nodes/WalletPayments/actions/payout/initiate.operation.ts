@@ -55,7 +55,11 @@ const properties: INodeProperties[] = [
 		default: 'id',
 		description: 'Who receives the money: a saved beneficiary, or one described here',
 	},
-	{ ...beneficiaryLocator, displayName: 'Saved Beneficiary', displayOptions: { show: { beneficiaryMode: ['id'] } } },
+	{
+		...beneficiaryLocator,
+		displayName: 'Saved Beneficiary',
+		displayOptions: { show: { beneficiaryMode: ['id'] } },
+	},
 	{
 		displayName: 'Beneficiary Country',
 		name: 'country',
@@ -94,22 +98,38 @@ const BOTH = 'give either a beneficiary ID or an inline beneficiary, not both';
  * Exactly one of `beneficiaryId` and `beneficiary` (contract 4.1, rule 1), checked before
  * any request: neither, or both (e.g. an inline JSON destination that also carries an ID), fail.
  */
-async function readBeneficiary(context: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+async function readBeneficiary(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): Promise<IDataObject> {
 	const mode = context.getNodeParameter('beneficiaryMode', itemIndex) as string;
 	if (mode === 'id') {
 		const id = locatorValue(context, 'beneficiaryId', itemIndex);
 		if (typeof id === 'object' && id !== null) {
-			throw new InvalidInput('Beneficiary ID', `must be an ID (text), but the value is an object; ${BOTH}`, 'In an expression, pick the ID field, e.g. {{ $json.id }}.');
+			throw new InvalidInput(
+				'Beneficiary ID',
+				`must be an ID (text), but the value is an object; ${BOTH}`,
+				'In an expression, pick the ID field, e.g. {{ $json.id }}.',
+			);
 		}
 		if (id === undefined || id === null || (typeof id === 'string' && id.trim() === '')) {
-			throw new InvalidInput('Beneficiary', 'neither a beneficiary ID nor an inline beneficiary was given; exactly one is needed');
+			throw new InvalidInput(
+				'Beneficiary',
+				'neither a beneficiary ID nor an inline beneficiary was given; exactly one is needed',
+			);
 		}
 		return { beneficiaryId: requiredText(id, 'Beneficiary ID', 100) };
 	}
 	if (mode !== 'inline') {
-		throw new InvalidInput('Beneficiary', `"${String(mode)}" is not By ID or Inline; exactly one beneficiary is needed`);
+		throw new InvalidInput(
+			'Beneficiary',
+			`"${String(mode)}" is not By ID or Inline; exactly one beneficiary is needed`,
+		);
 	}
-	const country = countryCode(context.getNodeParameter('country', itemIndex), 'Beneficiary Country');
+	const country = countryCode(
+		context.getNodeParameter('country', itemIndex),
+		'Beneficiary Country',
+	);
 	const beneficiary: IDataObject = {
 		country,
 		currency: currencyCode(context.getNodeParameter('currency', itemIndex), 'Beneficiary Currency'),
@@ -118,7 +138,11 @@ async function readBeneficiary(context: IExecuteFunctions, itemIndex: number): P
 	const destination = beneficiary.destination as IDataObject;
 	for (const key of ID_KEYS) {
 		if (destination[key] !== undefined && destination[key] !== null && destination[key] !== '') {
-			throw new InvalidInput('Beneficiary', `the inline destination carries "${key}"; ${BOTH}`, 'To pay a saved beneficiary, choose Beneficiary: By ID.');
+			throw new InvalidInput(
+				'Beneficiary',
+				`the inline destination carries "${key}"; ${BOTH}`,
+				'To pay a saved beneficiary, choose Beneficiary: By ID.',
+			);
 		}
 	}
 	return { beneficiary };
@@ -133,9 +157,16 @@ export async function prepare(this: IExecuteFunctions, itemIndex: number): Promi
 	const body: IDataObject = {
 		amount: readMinorAmount(this, itemIndex, sourceWalletCurrency),
 		sourceWalletCurrency,
-		customerEmail: requiredEmail(this.getNodeParameter('customerEmail', itemIndex), 'Customer Email'),
+		customerEmail: requiredEmail(
+			this.getNodeParameter('customerEmail', itemIndex),
+			'Customer Email',
+		),
 		description: requiredText(this.getNodeParameter('description', itemIndex), 'Description'),
 		...(await readBeneficiary(this, itemIndex)),
 	};
-	return { endpoint: '/api/v2/wallets/payout/initialize', body, waitForFinal: waitSettingsIfAsked(this, itemIndex) };
+	return {
+		endpoint: '/api/v2/wallets/payout/initialize',
+		body,
+		waitForFinal: waitSettingsIfAsked(this, itemIndex),
+	};
 }

@@ -50,7 +50,9 @@ const properties: INodeProperties[] = [
 		description: 'Where the service sends this payout’s status events. The API requires it.',
 		hint: 'Paste the Production URL of a Wallet Payments Trigger node here to receive the payout’s success or failure',
 	},
-	referenceField('Your unique reference for this payout; the service refuses a reference it has seen before'),
+	referenceField(
+		'Your unique reference for this payout; the service refuses a reference it has seen before',
+	),
 	duplicateProtectionField,
 	sendBatchingField,
 ];
@@ -64,9 +66,16 @@ export async function prepare(this: IExecuteFunctions, itemIndex: number): Promi
 	);
 	const body: IDataObject = {
 		amount: readMinorAmount(this, itemIndex, sourceWalletCurrency, INT32_MAX),
-		customerEmail: requiredEmail(this.getNodeParameter('customerEmail', itemIndex), 'Customer Email'),
+		customerEmail: requiredEmail(
+			this.getNodeParameter('customerEmail', itemIndex),
+			'Customer Email',
+		),
 		description: requiredText(this.getNodeParameter('description', itemIndex), 'Description'),
-		beneficiaryId: requiredText(locatorValue(this, 'beneficiaryId', itemIndex), 'Beneficiary ID', 100),
+		beneficiaryId: requiredText(
+			locatorValue(this, 'beneficiaryId', itemIndex),
+			'Beneficiary ID',
+			100,
+		),
 		sourceWalletCurrency,
 		callbackUrl: httpUrl(this.getNodeParameter('callbackUrl', itemIndex), 'Callback URL'),
 	};

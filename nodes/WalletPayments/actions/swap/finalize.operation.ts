@@ -12,7 +12,8 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		description: 'The ID returned by Swap → Get Quote. A quote expires about 250 seconds after it was made.',
+		description:
+			'The ID returned by Swap → Get Quote. A quote expires about 250 seconds after it was made.',
 	},
 	duplicateProtectionField,
 	sendBatchingField,

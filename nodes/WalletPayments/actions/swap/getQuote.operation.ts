@@ -38,17 +38,29 @@ const properties: INodeProperties[] = [
 
 export const description = forOperation('swap', 'getQuote', properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	// Lower case, as the provider's own sample request sends them.
-	const sourceCurrency = currencyCode(this.getNodeParameter('sourceCurrency', itemIndex), 'Source Currency');
+	const sourceCurrency = currencyCode(
+		this.getNodeParameter('sourceCurrency', itemIndex),
+		'Source Currency',
+	);
 	const body = {
 		sourceCurrency: sourceCurrency.toLowerCase(),
 		// Major units as text, with the source currency's decimals ("10.50"), as the provider's sample.
 		amount: majorAmountText(this.getNodeParameter('amount', itemIndex), sourceCurrency),
-		targetCurrency: currencyCode(this.getNodeParameter('targetCurrency', itemIndex), 'Target Currency').toLowerCase(),
+		targetCurrency: currencyCode(
+			this.getNodeParameter('targetCurrency', itemIndex),
+			'Target Currency',
+		).toLowerCase(),
 	};
 	if (body.sourceCurrency === body.targetCurrency) {
-		throw new InvalidInput('Target Currency', `must differ from the source currency (${body.sourceCurrency.toUpperCase()})`);
+		throw new InvalidInput(
+			'Target Currency',
+			`must differ from the source currency (${body.sourceCurrency.toUpperCase()})`,
+		);
 	}
 	const quote = await apiRequest.call(this, 'POST', '/api/v1/wallets/initialize-swap', { body });
 	return this.helpers.returnJsonArray(quote);

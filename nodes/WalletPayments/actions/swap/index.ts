@@ -16,13 +16,15 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Finalize',
 				value: 'finalize',
-				description: 'Moves money: converts between two of your wallets at the rate of a quote from Get Quote (valid about 250 seconds; each quote works once)',
+				description:
+					'Moves money: converts between two of your wallets at the rate of a quote from Get Quote (valid about 250 seconds; each quote works once)',
 				action: 'Finalize a swap',
 			},
 			{
 				name: 'Get Quote',
 				value: 'getQuote',
-				description: 'Gets an exchange rate and fee for swapping an amount (in major units) between two wallet currencies. Moves no money; the quote expires in about 250 seconds.',
+				description:
+					'Gets an exchange rate and fee for swapping an amount (in major units) between two wallet currencies. Moves no money; the quote expires in about 250 seconds.',
 				action: 'Get a swap quote',
 			},
 		],

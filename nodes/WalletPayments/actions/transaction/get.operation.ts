@@ -25,12 +25,21 @@ export const reads = true;
 
 export const description = forOperation('transaction', 'get', properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const transactionId = requiredText(this.getNodeParameter('transactionId', itemIndex), 'Transaction ID', 100);
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const transactionId = requiredText(
+		this.getNodeParameter('transactionId', itemIndex),
+		'Transaction ID',
+		100,
+	);
 	const transaction = await apiRequest.call(
 		this,
 		'GET',
 		`/api/v2/transactions/${encodeURIComponent(transactionId)}`,
 	);
-	return this.helpers.returnJsonArray(simplifyIfWanted(this, itemIndex, transaction, 'transaction'));
+	return this.helpers.returnJsonArray(
+		simplifyIfWanted(this, itemIndex, transaction, 'transaction'),
+	);
 }

@@ -16,7 +16,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get',
 				value: 'get',
-				description: 'Reads one payout, collection or swap transaction by ID, with its current status. Moves no money.',
+				description:
+					'Reads one payout, collection or swap transaction by ID, with its current status. Moves no money.',
 				action: 'Get a transaction',
 			},
 			{

@@ -2,7 +2,12 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { forOperation } from '../../helpers/displayOptions';
 import { readBatchingField } from '../../helpers/fields';
-import { readWaitSettings, settlementFields, waitForFinalStatus, waitProperties } from '../../helpers/settlement';
+import {
+	readWaitSettings,
+	settlementFields,
+	waitForFinalStatus,
+	waitProperties,
+} from '../../helpers/settlement';
 import { requiredText } from '../../helpers/validation';
 
 const properties: INodeProperties[] = [
@@ -16,7 +21,10 @@ const properties: INodeProperties[] = [
 		hint: 'Output: the transaction as last read, with settled (true/false), finalStatus, waitedSeconds and checks',
 	},
 	...waitProperties(),
-	{ ...readBatchingField, description: 'How many items wait at the same time. Each check is one request.' },
+	{
+		...readBatchingField,
+		description: 'How many items wait at the same time. Each check is one request.',
+	},
 ];
 
 export const description = forOperation('transaction', 'waitForFinal', properties);
@@ -25,8 +33,22 @@ export const description = forOperation('transaction', 'waitForFinal', propertie
 export const reads = true;
 export const itemsPerBatchDefault = 100;
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const transactionId = requiredText(this.getNodeParameter('transactionId', itemIndex), 'Transaction ID', 100);
-	const settlement = await waitForFinalStatus(this, transactionId, readWaitSettings(this, itemIndex));
-	return this.helpers.returnJsonArray({ ...settlement.transaction, ...settlementFields(settlement) });
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const transactionId = requiredText(
+		this.getNodeParameter('transactionId', itemIndex),
+		'Transaction ID',
+		100,
+	);
+	const settlement = await waitForFinalStatus(
+		this,
+		transactionId,
+		readWaitSettings(this, itemIndex),
+	);
+	return this.helpers.returnJsonArray({
+		...settlement.transaction,
+		...settlementFields(settlement),
+	});
 }
