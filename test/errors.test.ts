@@ -1,5 +1,6 @@
 import type { NodeApiError } from 'n8n-workflow';
 
+import { retryAfterSeconds } from '../nodes/WalletPayments/transport/errors';
 import { useSandbox } from './helpers/sandbox';
 
 const fixture = useSandbox();
@@ -36,6 +37,20 @@ describe('API failures become NodeApiErrors with the service’s message and HTT
 		expect(error.description).toMatch(description);
 		expect(error.httpCode).toBe(String(failure.status));
 		expect(result.items).toEqual([]);
+	});
+
+	test('429 with Retry-After as an HTTP date: the message gives the seconds to wait, not the date', async () => {
+		const retryAt = new Date(Date.now() + 120_000).toUTCString();
+		fixture.sandbox.injectFailure({ method: 'POST', path: '/api/v2/customers', status: 429, body: { status: false, message: 'Too many requests' }, headers: { 'retry-after': retryAt } });
+		const result = await fixture.run(createCustomer, { items: [{ first: 'Ann', email: 'ann@example.com' }] });
+		const error = result.error as NodeApiError;
+		expect(error.message).toMatch(/^Too many requests \[HTTP 429\]$/);
+		expect(error.description).not.toContain('GMT');
+		const seconds = Number(/Try again after (\d+) seconds\./.exec(error.description ?? '')?.[1]);
+		expect(seconds).toBeGreaterThanOrEqual(110);
+		expect(seconds).toBeLessThanOrEqual(120);
+		// A POST is never sent again, whatever the wait.
+		expect(fixture.apiRequests()).toHaveLength(1);
 	});
 
 	test('a refused connection names the problem and the endpoint', async () => {
@@ -86,5 +101,28 @@ describe('Continue On Fail', () => {
 		});
 		expect(result.error?.message).toBe('Invalid "First Name": is required and cannot be blank (item 1)');
 		expect(fixture.apiRequests()).toHaveLength(1);
+	});
+});
+
+describe('retryAfterSeconds: the one reader of Retry-After', () => {
+	test('seconds, as given (rounded up when not whole)', () => {
+		expect(retryAfterSeconds({ 'retry-after': '30' })).toBe(30);
+		expect(retryAfterSeconds({ 'retry-after': ' 0 ' })).toBe(0);
+		expect(retryAfterSeconds({ 'retry-after': 5 })).toBe(5);
+		expect(retryAfterSeconds({ 'retry-after': '1.5' })).toBe(2);
+	});
+
+	test('an HTTP date: the seconds until then, 0 when it is past', () => {
+		const seconds = retryAfterSeconds({ 'retry-after': new Date(Date.now() + 45_000).toUTCString() });
+		expect(seconds).toBeGreaterThanOrEqual(43);
+		expect(seconds).toBeLessThanOrEqual(45);
+		expect(retryAfterSeconds({ 'retry-after': 'Wed, 21 Oct 2015 07:28:00 GMT' })).toBe(0);
+	});
+
+	test('missing or unreadable: undefined', () => {
+		expect(retryAfterSeconds({})).toBeUndefined();
+		expect(retryAfterSeconds({ 'retry-after': '' })).toBeUndefined();
+		expect(retryAfterSeconds({ 'retry-after': 'soon' })).toBeUndefined();
+		expect(retryAfterSeconds({ 'retry-after': ['30'] })).toBeUndefined();
 	});
 });

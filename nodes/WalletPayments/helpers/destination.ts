@@ -14,14 +14,15 @@ import { countryCode, InvalidInput, jsonObject, optionalText, requiredText } fro
  * raw JSON for expressions.
  *
  * Two sources of rules, each checked in one place:
- * - the contract's fixed shapes (section 2.3): every field of BANK, NUBAN and MOBILEMONEY is
+ * - the fixed shapes of BANK, NUBAN and MOBILEMONEY: every field in `DESTINATION_FIELDS` is
  *   required text (`checkContractShape`), checked before any request, for the form and JSON;
- * - the country's live descriptors (section 4.9): required, const, enum and pattern
- *   (`checkDescriptors`), fetched once per country per node run and checked for the form
- *   before the request that creates or pays.
+ * - the country's live descriptors (that answer's `destination`: per type, fields with required,
+ *   const, enum and pattern; docs/sandbox-spec.md, "Countries and destinations"): checked by
+ *   `checkDescriptors`, fetched once per country per node run, checked for the form before the
+ *   request that creates or pays.
  */
 
-/** Destination shapes of the contract (section 2.3): the fields each type requires. */
+/** The fixed destination shapes: the fields each type requires, every one a string. */
 export const DESTINATION_FIELDS: Record<string, string[]> = {
 	BANK: ['bankCode', 'bankName', 'accountName', 'accountNumber'],
 	MOBILEMONEY: ['network', 'accountName', 'accountNumber'],
@@ -56,7 +57,7 @@ export function typeName(type: string): string {
 	return TYPE_NAMES[type] ?? type;
 }
 
-/** A field descriptor of the country requirement (section 2.3). */
+/** One field of a destination type in a country's requirements: its name and its rules. */
 export interface FieldDescriptor {
 	name: string;
 	type?: string;

@@ -38,7 +38,10 @@ export function customerEmailField(description: string): INodeProperties {
 	};
 }
 
-/** A reference that, left empty, becomes the retry-safe derived one (helpers/reference.ts). */
+/**
+ * A reference that, left empty, becomes the retry-safe derived one (`referenceFromKey` in
+ * helpers/idempotency.ts).
+ */
 export function referenceField(description: string, hint = REFERENCE_HINT): INodeProperties {
 	return {
 		displayName: 'Reference',

@@ -116,9 +116,20 @@ function safeText(text: string, request: RequestSummary): string {
 		.replace(LABELLED_CVV, (_match, label: string, gap: string) => `${label}${gap}***`);
 }
 
-function retryAfter(headers: Record<string, unknown>): string | undefined {
-	const value = headers['retry-after'];
-	return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
+/**
+ * The service's Retry-After in whole seconds, rounded up: the header gives either seconds or an
+ * HTTP date (a date already past gives 0). Undefined when there is none or it cannot be read.
+ * The only reader of the header: the 429 message here and the wait before a read is asked
+ * again (transport/request.ts) both use it.
+ */
+export function retryAfterSeconds(headers: Record<string, unknown>): number | undefined {
+	const header = headers['retry-after'];
+	if (typeof header !== 'string' && typeof header !== 'number') return undefined;
+	const text = String(header).trim();
+	const seconds = /^\d+(\.\d+)?$/.test(text)
+		? Number(text)
+		: (Date.parse(text) - Date.now()) / 1000;
+	return Number.isFinite(seconds) ? Math.max(0, Math.ceil(seconds)) : undefined;
 }
 
 function describeStatus(
@@ -140,8 +151,8 @@ function describeStatus(
 		return 'The service says this was already done. Nothing new was created.';
 	}
 	if (statusCode === 429) {
-		const wait = retryAfter(response.headers);
-		return wait
+		const wait = retryAfterSeconds(response.headers);
+		return wait !== undefined
 			? `Rate limited by the service. Try again after ${wait} seconds.`
 			: 'Rate limited by the service. Try again later, or send fewer items at once.';
 	}

@@ -15,6 +15,8 @@ import {
 	errorFromNetwork,
 	errorFromResponse,
 	type RequestSummary,
+	retryAfterSeconds,
+	type ServiceResponse,
 } from './errors';
 
 export const CREDENTIAL_TYPE = 'walletPaymentsApi';
@@ -128,12 +130,6 @@ function connectionOf(context: WalletContext): Promise<Connection> {
 	return connection;
 }
 
-interface ServiceAnswer {
-	statusCode: number;
-	body: unknown;
-	headers: Record<string, unknown>;
-}
-
 /** How often a rate-limited read is asked again, and the longest wait accepted (seconds). */
 export const RATE_LIMIT_RETRIES = 3;
 export const RATE_LIMIT_MAX_WAIT_SECONDS = 60;
@@ -143,15 +139,7 @@ export const RATE_LIMIT_MAX_WAIT_SECONDS = 60;
  * else 1, 2, 4 s. Undefined when the service asks for longer than the node will wait.
  */
 function rateLimitWait(headers: Record<string, unknown>, attempt: number): number | undefined {
-	const header = headers['retry-after'];
-	let wait = 2 ** attempt;
-	if (typeof header === 'string' || typeof header === 'number') {
-		const text = String(header).trim();
-		const seconds = /^\d+(\.\d+)?$/.test(text)
-			? Number(text)
-			: (Date.parse(text) - Date.now()) / 1000;
-		if (Number.isFinite(seconds)) wait = Math.max(0, Math.ceil(seconds));
-	}
+	const wait = retryAfterSeconds(headers) ?? 2 ** attempt;
 	return wait > RATE_LIMIT_MAX_WAIT_SECONDS ? undefined : wait;
 }
 
@@ -165,9 +153,15 @@ function parseBody(body: unknown): unknown {
 }
 
 /**
- * The one way this package talks to the service. Sends JSON with the credential's bearer key,
- * never retries, and returns the envelope's `data`. Anything but a 2xx with `status: true`
- * becomes a NodeApiError with the service's own message and HTTP code.
+ * The one way this package talks to the service. Sends JSON with the credential's bearer key and
+ * returns the envelope's `data`. Anything but a 2xx with `status: true` becomes a NodeApiError
+ * with the service's own message and HTTP code.
+ *
+ * Only one case is sent again: a GET not marked `movesMoney` answered 429 is asked again after
+ * the service's Retry-After (seconds or an HTTP date; without one, 1, 2, then 4 s), at most
+ * RATE_LIMIT_RETRIES times, unless the wait would exceed RATE_LIMIT_MAX_WAIT_SECONDS. Nothing
+ * else is ever sent twice: no POST or other non-GET request (so no money-moving POST), and no
+ * request that timed out, failed to connect or got a 5xx.
  */
 export async function apiRequest(
 	this: WalletContext,
@@ -197,7 +191,7 @@ export async function apiRequest(
 	if (body !== undefined) options.body = body;
 	if (qs !== undefined && Object.keys(qs).length > 0) options.qs = qs;
 
-	const send = async (): Promise<ServiceAnswer> => {
+	const send = async (): Promise<ServiceResponse> => {
 		try {
 			return await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options, {
 				credentialsDecrypted: credentials,

@@ -201,7 +201,8 @@ export async function execute(
 	if (dateOfBirth !== undefined)
 		body.dateOfBirth = isoDate(dateOfBirth, 'Date of Birth', { past: true });
 
-	// The contract's two country rules (section 7.3), checked before anything is sent.
+	// Two country rules, checked before anything is sent: Nigeria (NG) needs a BVN and Ghana (GH)
+	// a date of birth (docs/sandbox-spec.md, `POST /api/v1/virtualcards/registercarduser`).
 	if (body.country === 'NG' && body.bvn === undefined) {
 		throw new InvalidInput(
 			'BVN',
