@@ -1,39 +1,35 @@
 /*
- * The README's "Performance" tables, in Markdown, from bench/results.json (what `npm run bench`
- * wrote last):
+ * Every table the bench shows, from bench/results.json (what `npm run bench` wrote last): the one
+ * place that formats its figures.
  *
- *   node bench/tables.js [results.json] [--payroll]
+ * - markdownTables(results): the README's "Performance" tables, in Markdown (payrollTables: the
+ *   Payroll ones alone).
+ * - figureTables(figures, notes): the plain-text tables `npm run bench` prints when it is done
+ *   (every figure with its median, target and notes, by section).
+ *
+ * As a command:
+ *
+ *   node bench/tables.js [results.json] [--payroll | --figures]
  *
  * --payroll: only the Payroll tables (results.json's `payroll` key, from BENCH_ONLY=payroll).
+ * --figures: the plain-text tables of every figure in results.json (the payroll part's included).
  */
 'use strict';
 
 const fs = require('fs');
 const path = require('path');
 
-const args = process.argv.slice(2);
-const payrollOnly = args.includes('--payroll');
-const file = args.find((arg) => !arg.startsWith('--')) ?? path.join(__dirname, 'results.json');
-const results = JSON.parse(fs.readFileSync(file, 'utf8'));
-const m = results.measurements ?? {};
-const env = results.environment ?? {};
-const batch = env.defaultItemsPerBatch ?? 10;
-
 const number = (value, digits = 0) =>
 	value === undefined || value === null || Number.isNaN(value) ? '–' : value.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const ms = (key) => number(m[key]?.ms);
-const ratio = (a, b) => (m[a] && m[b] ? number(m[a].ms / m[b].ms, 2) : '–');
 const table = (header, rows) =>
 	[`| ${header.join(' | ')} |`, `|${header.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
-const figure = (section, name) => results.figures.find((f) => f.section.startsWith(section) && f.name.startsWith(name));
-const out = [];
 
-/** The Payroll tables, from results.json's `payroll` key. */
-function payrollTables(payroll) {
+/** The Payroll tables (Markdown lines), from results.json's `payroll` key. */
+function payrollTables(payroll, defaultItemsPerBatch = 10) {
 	const lines = [];
 	const p = payroll.measurements ?? {};
 	const penv = payroll.environment ?? {};
-	const inFlight = penv.defaultItemsPerBatch ?? batch;
+	const inFlight = penv.defaultItemsPerBatch ?? defaultItemsPerBatch;
 	const httpBatch = penv.httpRequestBatching?.batchSize ?? 10;
 	const slowMs = penv.latencyMs?.slow ?? 100;
 	const sizes = Object.keys(p)
@@ -95,163 +91,210 @@ function payrollTables(payroll) {
 	return lines;
 }
 
-if (payrollOnly) {
-	if (!results.payroll) throw new Error(`${file} has no payroll figures: run BENCH_ONLY=payroll npm run bench`);
-	process.stdout.write(`${payrollTables(results.payroll).join('\n')}\n`);
-	process.exit(0);
-}
+/** The README's "Performance" tables, in Markdown, from results.json's content. */
+function markdownTables(results) {
+	const m = results.measurements ?? {};
+	const env = results.environment ?? {};
+	const batch = env.defaultItemsPerBatch ?? 10;
+	const ms = (key) => number(m[key]?.ms);
+	const ratio = (a, b) => (m[a] && m[b] ? number(m[a].ms / m[b].ms, 2) : '–');
+	const figure = (section, name) => results.figures.find((f) => f.section.startsWith(section) && f.name.startsWith(name));
+	const out = [];
 
-out.push(`**200 × Transaction → Get**, median ms (${env.runs} runs):\n`);
-out.push(
-	table(
-		['', '0 ms per answer', '100 ms', '50–150 ms'],
-		[
-			['This node, sequential (Items per Batch 1)', ms('node.get.fast.batch1'), ms('node.get.slow.batch1'), ''],
-			[`This node, default batching (${batch} in flight)`, ms('node.get.fast.default'), ms('node.get.slow.default'), ms('node.get.jitter.default')],
-			['HTTP Request node, same credential', ms('node.get.fast.http'), ms('node.get.slow.http'), ms('node.get.jitter.http')],
-			['Raw client, sequential (one kept-alive connection)', ms('raw.get.fast.batch1'), ms('raw.get.slow.batch1'), ''],
-			[`Raw client, ${batch} in flight (kept-alive)`, ms('raw.get.fast.default'), ms('raw.get.slow.default'), ms('raw.get.jitter.default')],
-		],
-	),
-);
-
-out.push('\n**Targets** (reported, not enforced), at 100 ms per answer:\n');
-const targets = results.figures.filter((f) => f.section.startsWith('Targets'));
-out.push(
-	table(
-		['', 'Measured', 'Target', ''],
-		targets.map((f) => [f.name, `${number(f.value, f.unit === '×' && f.value >= 5 ? 1 : 2)}${f.unit === '×' ? '×' : ` ${f.unit}`}`, f.target.text, f.met ? '✔' : '✘']),
-	),
-);
-
-out.push(`\n**Items per Batch**, 200 × Transaction → Get, median ms; the service's requests per second at 100 ms:\n`);
-const sweepKey = (latency, size) => (size === 1 ? `node.get.${latency}.batch1` : size === batch ? `node.get.${latency}.default` : `node.get.${latency}.batch${size}`);
-const rate = (key) => (m[key] ? number((m[key].requests * 1000) / m[key].ms, 0) : '–');
-out.push(
-	table(
-		['Items per Batch', '0 ms per answer', '100 ms', 'requests/s at 100 ms', 'in flight at 100 ms'],
-		[
-			...[1, 5, 10, 20, 50].map((size) => [
-				`${size}${size === batch ? ' (default)' : ''}`,
-				ms(sweepKey('fast', size)),
-				ms(sweepKey('slow', size)),
-				rate(sweepKey('slow', size)),
-				number(m[sweepKey('slow', size)]?.maxInFlight),
-			]),
-			['HTTP Request node', ms('node.get.fast.http'), ms('node.get.slow.http'), rate('node.get.slow.http'), `up to ${number(m['node.get.slow.http']?.maxInFlight)}`],
-		],
-	),
-);
-
-out.push('\n**Return All** of beneficiaries, 100 per page, median ms:\n');
-const lists = [
-	['fast1k', '1,000 at 0 ms'],
-	['fast', '10,000 at 0 ms'],
-	['slow1k', '1,000 at 100 ms'],
-	['slow', '10,000 at 100 ms'],
-];
-out.push(
-	table(
-		['', ...lists.map(([, label]) => label)],
-		[
-			['This node', ...lists.map(([k]) => ms(`node.all.${k}`))],
-			['Raw page loop (one kept-alive connection)', ...lists.map(([k]) => ms(`raw.all.${k}`))],
-			['n8n’s transport alone, the same loop', ...lists.map(([k]) => (m[`transport.all.${k}`] ? ms(`transport.all.${k}`) : ''))],
-			['This node / raw', ...lists.map(([k]) => `${ratio(`node.all.${k}`, `raw.all.${k}`)}×`)],
-			['Requests: this node / raw', ...lists.map(([k]) => `${number(m[`node.all.${k}`]?.requests)} / ${number(m[`raw.all.${k}`]?.requests)}`)],
-			['Connections: this node / raw', ...lists.map(([k]) => `${number(m[`node.all.${k}`]?.connections)} / ${number(m[`raw.all.${k}`]?.connections)}`)],
-		],
-	),
-);
-
-const pay = m['node.payouts.pay'];
-if (pay) {
-	out.push('\n**100 payouts** (Payout → Initiate), 100 ms per answer, one after another in input order:\n');
+	out.push(`**200 × Transaction → Get**, median ms (${env.runs} runs):\n`);
 	out.push(
 		table(
-			['', 'Median'],
+			['', '0 ms per answer', '100 ms', '50–150 ms'],
 			[
-				['All 100', `${number(pay.ms)} ms`],
-				['Per payout', `${number(pay.ms / pay.requests, 1)} ms`],
-				['Per payout, not waiting for the service', `${number((pay.ms - pay.serviceMs) / pay.requests, 1)} ms`],
-				['Requests / at most in flight', `${number(pay.requests)} / ${number(pay.maxInFlight)}`],
+				['This node, sequential (Items per Batch 1)', ms('node.get.fast.batch1'), ms('node.get.slow.batch1'), ''],
+				[`This node, default batching (${batch} in flight)`, ms('node.get.fast.default'), ms('node.get.slow.default'), ms('node.get.jitter.default')],
+				['HTTP Request node, same credential', ms('node.get.fast.http'), ms('node.get.slow.http'), ms('node.get.jitter.http')],
+				['Raw client, sequential (one kept-alive connection)', ms('raw.get.fast.batch1'), ms('raw.get.slow.batch1'), ''],
+				[`Raw client, ${batch} in flight (kept-alive)`, ms('raw.get.fast.default'), ms('raw.get.slow.default'), ms('raw.get.jitter.default')],
 			],
 		),
 	);
-}
 
-const settle = m['node.payouts.settle'];
-if (settle) {
-	const section = results.figures.find((f) => f.section.includes('waited to their final status'))?.section ?? '';
-	const delay = /settled (\d+) s after/.exec(section)?.[1] ?? '5';
-	out.push(`\n**100 payouts sent and waited to their final status** (Payout → Initiate with *Wait for Final Status*, its defaults), 100 ms per answer, each payout settled ${delay} s after it was sent:\n`);
+	out.push('\n**Targets** (reported, not enforced), at 100 ms per answer:\n');
+	const targets = results.figures.filter((f) => f.section.startsWith('Targets'));
 	out.push(
 		table(
-			['', 'Median'],
+			['', 'Measured', 'Target', ''],
+			targets.map((f) => [f.name, `${number(f.value, f.unit === '×' && f.value >= 5 ? 1 : 2)}${f.unit === '×' ? '×' : ` ${f.unit}`}`, f.target.text, f.met ? '✔' : '✘']),
+		),
+	);
+
+	out.push(`\n**Items per Batch**, 200 × Transaction → Get, median ms; the service's requests per second at 100 ms:\n`);
+	const sweepKey = (latency, size) => (size === 1 ? `node.get.${latency}.batch1` : size === batch ? `node.get.${latency}.default` : `node.get.${latency}.batch${size}`);
+	const rate = (key) => (m[key] ? number((m[key].requests * 1000) / m[key].ms, 0) : '–');
+	out.push(
+		table(
+			['Items per Batch', '0 ms per answer', '100 ms', 'requests/s at 100 ms', 'in flight at 100 ms'],
 			[
-				['Wall time of the node (send all, then wait for all)', `${number(settle.ms / 1000, 1)} s`],
-				['of which sending one by one (the row above)', pay ? `${number(pay.ms / 1000, 1)} s` : '–'],
-				['Requests per payout (1 to send + status checks)', number(settle.requests / 100, 2)],
-				['At most in flight', number(settle.maxInFlight)],
+				...[1, 5, 10, 20, 50].map((size) => [
+					`${size}${size === batch ? ' (default)' : ''}`,
+					ms(sweepKey('fast', size)),
+					ms(sweepKey('slow', size)),
+					rate(sweepKey('slow', size)),
+					number(m[sweepKey('slow', size)]?.maxInFlight),
+				]),
+				['HTTP Request node', ms('node.get.fast.http'), ms('node.get.slow.http'), rate('node.get.slow.http'), `up to ${number(m['node.get.slow.http']?.maxInFlight)}`],
 			],
 		),
 	);
-}
 
-out.push('\n**Connections**, 200 sequential Transaction → Get, 0 ms per answer, loopback, median ms:\n');
-const connRow = (label, key) => [
-	label,
-	ms(key.replace('$', 'fast')),
-	ms(key.replace('$', 'tls')),
-	`${number(m[key.replace('$', 'tls')]?.connections ?? m[key.replace('$', 'fast')]?.connections)}${m[key.replace('$', 'tls')]?.openAfter !== undefined ? ` (${number(m[key.replace('$', 'tls')].openAfter)} left open)` : ''}`,
-];
-out.push(
-	table(
-		['', 'HTTP', 'HTTPS', 'Connections'],
-		[
-			connRow('This node, sequential', 'node.get.$.batch1'),
-			connRow('HTTP Request node', 'node.get.$.http'),
-			connRow('Raw client, one kept-alive connection', 'raw.get.$.batch1'),
-			connRow('Raw client, a new connection per request', 'raw.get.$.fresh'),
-			connRow('n8n’s transport, the node’s request options', 'transport.get.$'),
-			connRow('n8n’s transport + `agentOptions: { keepAlive: true }`', 'transport.get.$.keepAlive'),
-		],
-	),
-);
-const linkSection = results.figures.find((f) => f.section.includes('round-trip link'));
-if (linkSection) {
-	const rtt = /(\d+) ms round-trip/.exec(linkSection.section)?.[1];
-	out.push(`\n**Connections over a link with a ${rtt} ms round trip** (bench/link.ts), HTTPS, ${m['raw.get.link.batch1']?.requests} sequential Gets, 0 ms per answer, median ms:\n`);
-	const per = (key) => number(m[key]?.ms / m[key]?.requests, 1);
+	out.push('\n**Return All** of beneficiaries, 100 per page, median ms:\n');
+	const lists = [
+		['fast1k', '1,000 at 0 ms'],
+		['fast', '10,000 at 0 ms'],
+		['slow1k', '1,000 at 100 ms'],
+		['slow', '10,000 at 100 ms'],
+	];
 	out.push(
 		table(
-			['', 'All', 'Per request', 'Connections'],
+			['', ...lists.map(([, label]) => label)],
 			[
-				['This node, sequential', ms('node.get.link.batch1'), per('node.get.link.batch1'), number(m['node.get.link.batch1']?.connections)],
-				['Raw client, one kept-alive connection', ms('raw.get.link.batch1'), per('raw.get.link.batch1'), number(m['raw.get.link.batch1']?.connections)],
-				['Raw client, a new connection per request', ms('raw.get.link.fresh'), per('raw.get.link.fresh'), number(m['raw.get.link.fresh']?.connections)],
+				['This node', ...lists.map(([k]) => ms(`node.all.${k}`))],
+				['Raw page loop (one kept-alive connection)', ...lists.map(([k]) => ms(`raw.all.${k}`))],
+				['n8n’s transport alone, the same loop', ...lists.map(([k]) => (m[`transport.all.${k}`] ? ms(`transport.all.${k}`) : ''))],
+				['This node / raw', ...lists.map(([k]) => `${ratio(`node.all.${k}`, `raw.all.${k}`)}×`)],
+				['Requests: this node / raw', ...lists.map(([k]) => `${number(m[`node.all.${k}`]?.requests)} / ${number(m[`raw.all.${k}`]?.requests)}`)],
+				['Connections: this node / raw', ...lists.map(([k]) => `${number(m[`node.all.${k}`]?.connections)} / ${number(m[`raw.all.${k}`]?.connections)}`)],
 			],
 		),
 	);
+
+	const pay = m['node.payouts.pay'];
+	if (pay) {
+		out.push('\n**100 payouts** (Payout → Initiate), 100 ms per answer, one after another in input order:\n');
+		out.push(
+			table(
+				['', 'Median'],
+				[
+					['All 100', `${number(pay.ms)} ms`],
+					['Per payout', `${number(pay.ms / pay.requests, 1)} ms`],
+					['Per payout, not waiting for the service', `${number((pay.ms - pay.serviceMs) / pay.requests, 1)} ms`],
+					['Requests / at most in flight', `${number(pay.requests)} / ${number(pay.maxInFlight)}`],
+				],
+			),
+		);
+	}
+
+	const settle = m['node.payouts.settle'];
+	if (settle) {
+		const section = results.figures.find((f) => f.section.includes('waited to their final status'))?.section ?? '';
+		const delay = /settled (\d+) s after/.exec(section)?.[1] ?? '5';
+		out.push(`\n**100 payouts sent and waited to their final status** (Payout → Initiate with *Wait for Final Status*, its defaults), 100 ms per answer, each payout settled ${delay} s after it was sent:\n`);
+		out.push(
+			table(
+				['', 'Median'],
+				[
+					['Wall time of the node (send all, then wait for all)', `${number(settle.ms / 1000, 1)} s`],
+					['of which sending one by one (the row above)', pay ? `${number(pay.ms / 1000, 1)} s` : '–'],
+					['Requests per payout (1 to send + status checks)', number(settle.requests / 100, 2)],
+					['At most in flight', number(settle.maxInFlight)],
+				],
+			),
+		);
+	}
+
+	out.push('\n**Connections**, 200 sequential Transaction → Get, 0 ms per answer, loopback, median ms:\n');
+	const connRow = (label, key) => [
+		label,
+		ms(key.replace('$', 'fast')),
+		ms(key.replace('$', 'tls')),
+		`${number(m[key.replace('$', 'tls')]?.connections ?? m[key.replace('$', 'fast')]?.connections)}${m[key.replace('$', 'tls')]?.openAfter !== undefined ? ` (${number(m[key.replace('$', 'tls')].openAfter)} left open)` : ''}`,
+	];
+	out.push(
+		table(
+			['', 'HTTP', 'HTTPS', 'Connections'],
+			[
+				connRow('This node, sequential', 'node.get.$.batch1'),
+				connRow('HTTP Request node', 'node.get.$.http'),
+				connRow('Raw client, one kept-alive connection', 'raw.get.$.batch1'),
+				connRow('Raw client, a new connection per request', 'raw.get.$.fresh'),
+				connRow('n8n’s transport, the node’s request options', 'transport.get.$'),
+				connRow('n8n’s transport + `agentOptions: { keepAlive: true }`', 'transport.get.$.keepAlive'),
+			],
+		),
+	);
+	const linkSection = results.figures.find((f) => f.section.includes('round-trip link'));
+	if (linkSection) {
+		const rtt = /(\d+) ms round-trip/.exec(linkSection.section)?.[1];
+		out.push(`\n**Connections over a link with a ${rtt} ms round trip** (bench/link.ts), HTTPS, ${m['raw.get.link.batch1']?.requests} sequential Gets, 0 ms per answer, median ms:\n`);
+		const per = (key) => number(m[key]?.ms / m[key]?.requests, 1);
+		out.push(
+			table(
+				['', 'All', 'Per request', 'Connections'],
+				[
+					['This node, sequential', ms('node.get.link.batch1'), per('node.get.link.batch1'), number(m['node.get.link.batch1']?.connections)],
+					['Raw client, one kept-alive connection', ms('raw.get.link.batch1'), per('raw.get.link.batch1'), number(m['raw.get.link.batch1']?.connections)],
+					['Raw client, a new connection per request', ms('raw.get.link.fresh'), per('raw.get.link.fresh'), number(m['raw.get.link.fresh']?.connections)],
+				],
+			),
+		);
+	}
+
+	if (results.payroll) out.push('', ...payrollTables(results.payroll, batch));
+
+	out.push('\n**Package**:\n');
+	const pkg = results.figures.filter((f) => f.section === 'Package');
+	const mem = figure('Return All of 10,000 at 0 ms: peak memory', 'This node');
+	out.push(
+		table(
+			['', 'Measured', 'Target', ''],
+			[
+				...pkg.map((f) => [f.name, `${number(f.value, f.unit === 'ms' ? 1 : f.unit === 'KB' ? 1 : 0)}${f.unit ? ` ${f.unit}` : ''}`, f.target?.text ?? '', f.target ? (f.met ? '✔' : '✘') : '']),
+				...(mem ? [['Peak memory of Return All of 10,000 (`n8n execute`, above a one-record run; one run)', `${number(mem.value, 0)} MB`, '', '']] : []),
+			],
+		),
+	);
+
+	const load = env.otherLoad;
+	out.push(
+		`\n(${env.date?.slice(0, 10)}, commit ${env.commit}${env.uncommittedNodeChanges ? ' with uncommitted node changes' : ''}; n8n ${env.n8n}, ${env.node}; ${env.cpus} × ${env.cpuModel}; ${number(env.benchSeconds / 60, 1)} min${load ? `, of which ${number(load.waitedSeconds / 60, 1)} min waiting for other processes` : ''}.)`,
+	);
+	return `${out.join('\n')}\n`;
 }
 
-if (results.payroll) out.push('', ...payrollTables(results.payroll));
+/**
+ * The plain-text tables `npm run bench` prints: one per section (in the order the figures were
+ * measured), every figure with its median, target, whether it was met, and its notes; then the notes.
+ */
+function figureTables(figures, notes = []) {
+	const header = ['Figure', 'Median', 'Target', '', 'Notes'];
+	let text = '';
+	for (const section of [...new Set(figures.map((f) => f.section))]) {
+		const rows = figures
+			.filter((f) => f.section === section)
+			.map((figure) => [
+				figure.name,
+				figure.value === null ? 'n/a' : `${figure.value.toLocaleString('en')}${figure.unit ? ` ${figure.unit}` : ''}`,
+				figure.target ? figure.target.text : '',
+				figure.target ? (figure.value === null ? '?' : figure.met ? 'met' : 'MISSED') : '',
+				figure.note ?? '',
+			]);
+		const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
+		const line = (cells) => cells.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd();
+		text += `\n${section}\n${line(header)}\n${widths.map((width) => '-'.repeat(width)).join('  ')}\n`;
+		for (const row of rows) text += `${line(row)}\n`;
+	}
+	for (const note of notes) text += `\nNote: ${note}\n`;
+	return text;
+}
 
-out.push('\n**Package**:\n');
-const pkg = results.figures.filter((f) => f.section === 'Package');
-const mem = figure('Return All of 10,000 at 0 ms: peak memory', 'This node');
-out.push(
-	table(
-		['', 'Measured', 'Target', ''],
-		[
-			...pkg.map((f) => [f.name, `${number(f.value, f.unit === 'ms' ? 1 : f.unit === 'KB' ? 1 : 0)}${f.unit ? ` ${f.unit}` : ''}`, f.target?.text ?? '', f.target ? (f.met ? '✔' : '✘') : '']),
-			...(mem ? [['Peak memory of Return All of 10,000 (`n8n execute`, above a one-record run; one run)', `${number(mem.value, 0)} MB`, '', '']] : []),
-		],
-	),
-);
+module.exports = { markdownTables, payrollTables, figureTables };
 
-const load = env.otherLoad;
-out.push(
-	`\n(${env.date?.slice(0, 10)}, commit ${env.commit}${env.uncommittedNodeChanges ? ' with uncommitted node changes' : ''}; n8n ${env.n8n}, ${env.node}; ${env.cpus} × ${env.cpuModel}; ${number(env.benchSeconds / 60, 1)} min${load ? `, of which ${number(load.waitedSeconds / 60, 1)} min waiting for other processes` : ''}.)`,
-);
-process.stdout.write(`${out.join('\n')}\n`);
+if (require.main === module) {
+	const args = process.argv.slice(2);
+	const file = args.find((arg) => !arg.startsWith('--')) ?? path.join(__dirname, 'results.json');
+	const results = JSON.parse(fs.readFileSync(file, 'utf8'));
+	if (args.includes('--payroll')) {
+		if (!results.payroll) throw new Error(`${file} has no payroll figures: run BENCH_ONLY=payroll npm run bench`);
+		process.stdout.write(`${payrollTables(results.payroll, results.environment?.defaultItemsPerBatch ?? 10).join('\n')}\n`);
+	} else if (args.includes('--figures')) {
+		process.stdout.write(figureTables([...(results.figures ?? []), ...(results.payroll?.figures ?? [])], results.notes ?? []));
+	} else {
+		process.stdout.write(markdownTables(results));
+	}
+}
