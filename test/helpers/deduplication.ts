@@ -51,6 +51,7 @@ class InMemoryDeduplicator implements IDataDeduplicator {
 			afterCall = undefined;
 			then();
 		}
+		everyCall?.();
 		return output;
 	}
 
@@ -85,6 +86,7 @@ export function useInMemoryDeduplication(): void {
 export function clearProcessedData(): void {
 	rows.clear();
 	afterCall = undefined;
+	everyCall = undefined;
 	callDelayMs = 0;
 	callSizes.length = 0;
 }
@@ -125,4 +127,32 @@ let calls = 0;
 export function afterRecordCall(call: number, then: () => void): void {
 	calls = 0;
 	afterCall = { call, then };
+}
+
+let everyCall: (() => void) | undefined;
+
+/** Runs `then` right after every record call from now (until the next clear); undefined stops it. */
+export function afterEveryRecordCall(then: (() => void) | undefined): void {
+	everyCall = then;
+}
+
+/** One node's row of recorded values, as n8n keeps it (a row per workflow and node). */
+export interface StoredRow {
+	workflowId: string;
+	nodeId: string;
+	/** The recorded values, oldest first. */
+	values: string[];
+}
+
+/** Every row of the store (node-scoped rows only: the scope both nodes use), in the order written. */
+export function allRows(): StoredRow[] {
+	return [...rows].flatMap(([key, values]) => {
+		const match = /^(.*)\|n:(.*)$/s.exec(key);
+		return match ? [{ workflowId: match[1], nodeId: match[2], values: [...values] }] : [];
+	});
+}
+
+/** Puts rows into the store as they are (e.g. what an earlier version wrote), replacing those rows. */
+export function loadRows(loaded: StoredRow[]): void {
+	for (const row of loaded) rows.set(`${row.workflowId}|n:${row.nodeId}`, [...row.values]);
 }
