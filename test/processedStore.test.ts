@@ -7,7 +7,7 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { processedStore, SETTLE_MS } from '../nodes/shared/processedStore';
+import { processedStore, SETTLE_MS } from '../nodes/shared/ledger/store';
 
 const DUPLICATE_ROW = new Error('duplicate key value violates unique constraint "PK_ca04b9d8dc72de268fe07a65773"');
 

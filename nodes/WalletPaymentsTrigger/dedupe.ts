@@ -20,8 +20,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { processedStore } from '../shared/processedStore';
-import { crossProcessWait } from '../shared/queueMode';
+import { processedStore } from '../shared/ledger/store';
+import { crossProcessWait } from '../shared/ledger/crossProcess';
 
 export const DEFAULT_DEDUPE_WINDOW = 1000;
 

@@ -15,8 +15,8 @@
  *   queue[worker killed, save progress <off|on>]: …
  */
 import { DEFAULT_ITEMS_PER_BATCH } from '../../nodes/WalletPayments/helpers/fields';
-import { takeoverWaitMs } from '../../nodes/WalletPayments/actions/exactlyOnce';
-import { DEFAULT_CLAIM_WAIT_MS } from '../../nodes/shared/queueMode';
+import { takeoverWaitMs } from '../../nodes/WalletPayments/actions/guarded/run';
+import { DEFAULT_CLAIM_WAIT_MS } from '../../nodes/shared/ledger/crossProcess';
 import type { ApiExecution } from '../e2e/support/e2e';
 import type { WorkflowJson } from '../e2e/support/n8n';
 import { chain, walletNode } from '../e2e/support/workflow';

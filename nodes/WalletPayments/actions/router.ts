@@ -14,7 +14,7 @@ import {
 	prepareItem,
 	type GuardedOperation,
 	type PreparedItem,
-} from './exactlyOnce';
+} from './guarded/run';
 import * as beneficiary from './beneficiary';
 import * as card from './card';
 import * as collection from './collection';

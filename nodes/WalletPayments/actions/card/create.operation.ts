@@ -9,7 +9,7 @@ import {
 	referenceField,
 } from '../../helpers/fields';
 import { optionalText, requiredEmail } from '../../helpers/validation';
-import type { GuardedRequest } from '../exactlyOnce';
+import type { GuardedRequest } from '../guarded/run';
 import { cardAmount } from './common';
 
 const properties: INodeProperties[] = [

@@ -15,7 +15,7 @@ import {
 	requiredEmail,
 } from '../../helpers/validation';
 import { amountProperties, readMinorAmount } from '../../helpers/units';
-import type { GuardedRequest } from '../exactlyOnce';
+import type { GuardedRequest } from '../guarded/run';
 
 const properties: INodeProperties[] = [
 	{

@@ -24,15 +24,15 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { CLAIM_ROUNDS, claimToken, processedStore } from '../../shared/processedStore';
-import { crossProcessWait } from '../../shared/queueMode';
-import { derivedKey, doneOnceKey, optionalKey, referenceFromKey } from '../helpers/idempotency';
-import { alreadySentForAgent, isAgentTool } from '../helpers/toolDescriptions';
-import type { WaitSettings } from '../helpers/settlement';
-import { optionalText } from '../helpers/validation';
-import { outcomeOf } from '../transport/errors';
-import { apiRequest } from '../transport/request';
-import { claimAhead } from './claimAhead';
+import { CLAIM_ROUNDS, claimToken, processedStore } from '../../../shared/ledger/store';
+import { crossProcessWait } from '../../../shared/ledger/crossProcess';
+import { derivedKey, doneOnceKey, optionalKey, referenceFromKey } from '../../helpers/idempotency';
+import { alreadySentForAgent, isAgentTool } from '../../helpers/toolDescriptions';
+import type { WaitSettings } from '../../helpers/settlement';
+import { optionalText } from '../../helpers/validation';
+import { outcomeOf } from '../../transport/errors';
+import { apiRequest } from '../../transport/request';
+import { claimAhead } from '../../../shared/ledger/windows';
 
 /** What one item asks the service to do, built and validated before anything is sent. */
 export interface GuardedRequest {

@@ -20,7 +20,7 @@
  * An item whose key came earlier in the same run waits until that item is done, then is claimed
  * on its own: it is already submitted, or sent if the earlier one was refused.
  */
-import type { Claim, ItemKeys, PreparedItem } from './exactlyOnce';
+import type { Claim, ItemKeys, PreparedItem } from '../../WalletPayments/actions/guarded/run';
 
 /** The store's time per item that the window size aims at, in ms. */
 export const STORE_MS_PER_ITEM = 0.5;
