@@ -9,8 +9,7 @@ import type { IDataObject, INodeParameters, NodeApiError } from 'n8n-workflow';
 
 import { maxInFlight } from './helpers/inFlight';
 import type { RunResult } from './helpers/runNode';
-import { CLAIM_ROUNDS } from '../nodes/shared/ledger/store';
-import { MAX_QUEUE_RUN_ITEMS, MAX_RUN_ITEMS, takeoverWaitMs } from '../nodes/WalletPayments/actions/guarded/run';
+import { CLAIM_ROUNDS, MAX_QUEUE_RUN_ITEMS, MAX_RUN_ITEMS, takeoverWaitMs } from '../nodes/shared/ledger';
 import { afterRecordCall, dropOldest, processedValues, recordCallSizes, rewriteRow, slowRecordCalls } from './helpers/deduplication';
 import { useSandbox } from './helpers/sandbox';
 import { createBeneficiary } from './operations/wallet-support';

@@ -10,14 +10,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import {
-	type AnswerReport,
-	claimEvent,
-	dedupeWindow,
-	DEFAULT_DEDUPE_WINDOW,
-	eventKey,
-	unhandledEvents,
-} from './dedupe';
+import { eventKey } from '../shared/ledger';
+import { acknowledge, refuse, reportAnswer, type WebhookRequest } from './answers';
+import { admitEvent, dedupeWindow, DEFAULT_DEDUPE_WINDOW, unhandledEvents } from './dedupe';
 import { ALL_EVENTS, eventSelection, isSelected, WALLET_EVENTS } from './events';
 import {
 	DEFAULT_SIGNATURE_HEADER,
@@ -31,47 +26,6 @@ const MISSING_SECRET =
 
 /** Headers that can carry credentials (e.g. added by a proxy): never copied into output. */
 const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'x-api-key'];
-
-/** What n8n hands the node as the request: its raw bytes and parsed body. */
-interface WebhookRequest {
-	rawBody?: Buffer | string;
-	body?: unknown;
-}
-
-/** The parts of the response object used here; both Node's and Express's responses have them. */
-interface WebhookResponse {
-	writeHead(statusCode: number, headers: Record<string, string>): unknown;
-	end(body: string): unknown;
-	statusCode: number;
-	once(event: 'finish' | 'close', listener: () => void): unknown;
-}
-
-/**
- * Answers the request without starting a run. Used for refusals (4xx/5xx): n8n's own answer
- * for `webhookResponse` always carries the webhook's 200. The body never holds a secret, a
- * received signature or a computed digest.
- */
-function refuse(context: IWebhookFunctions, code: number, message: string): IWebhookResponseData {
-	const res = context.getResponseObject() as unknown as WebhookResponse;
-	res.writeHead(code, { 'content-type': 'application/json; charset=utf-8' });
-	res.end(JSON.stringify({ code, message }));
-	return { noWebhookResponse: true };
-}
-
-/**
- * Tells the claim how n8n answered this delivery: n8n answers only after it started the run, so
- * anything but a 2xx (or a connection closed before the answer) means the run may not exist.
- */
-function reportAnswer(context: IWebhookFunctions, report: AnswerReport): void {
-	const res = context.getResponseObject() as unknown as WebhookResponse;
-	res.once('finish', () => report(res.statusCode >= 200 && res.statusCode < 300));
-	res.once('close', () => report(false));
-}
-
-/** Answers 200 without starting a run (event not selected, duplicate delivery). */
-function acknowledge(reason: 'event not selected' | 'duplicate delivery'): IWebhookResponseData {
-	return { webhookResponse: { received: true, started: false, reason } };
-}
 
 async function signingSecret(context: IHookFunctions | IWebhookFunctions): Promise<string> {
 	const credentials = await context.getCredentials('walletPaymentsApi');
@@ -297,7 +251,7 @@ export class WalletPaymentsTrigger implements INodeType {
 		// Test deliveries (Listen for test event) are told apart from production ones.
 		const scope = `${this.getWorkflow().id ?? ''}:${this.getNode().id}:${this.getMode()}`;
 		if (key !== undefined) {
-			const report = await claimEvent(scope, key, dedupeWindow(options.dedupeWindow));
+			const report = await admitEvent(scope, key, dedupeWindow(options.dedupeWindow));
 			if (report === false) return acknowledge('duplicate delivery');
 			reportAnswer(this, report);
 		}

@@ -12,7 +12,7 @@
  */
 import * as os from 'os';
 
-import { DEFAULT_CLAIM_WAIT_MS } from '../../nodes/shared/ledger/crossProcess';
+import { DEFAULT_CLAIM_WAIT_MS } from '../../nodes/shared/ledger';
 import { chain, walletNode } from '../e2e/support/workflow';
 import { psql } from './support/services';
 import {

@@ -15,8 +15,7 @@
  *   queue[worker killed, save progress <off|on>]: …
  */
 import { DEFAULT_ITEMS_PER_BATCH } from '../../nodes/WalletPayments/helpers/fields';
-import { takeoverWaitMs } from '../../nodes/WalletPayments/actions/guarded/run';
-import { DEFAULT_CLAIM_WAIT_MS } from '../../nodes/shared/ledger/crossProcess';
+import { DEFAULT_CLAIM_WAIT_MS, takeoverWaitMs } from '../../nodes/shared/ledger';
 import type { ApiExecution } from '../e2e/support/e2e';
 import type { WorkflowJson } from '../e2e/support/n8n';
 import { chain, walletNode } from '../e2e/support/workflow';

@@ -9,7 +9,7 @@ import type { IDataObject, INode, INodeType, INodeTypes, IRun, IVersionedNodeTyp
 import { createRunExecutionData, NodeConnectionTypes, Workflow } from 'n8n-workflow';
 
 import { WalletPaymentsTrigger } from '../../nodes/WalletPaymentsTrigger/WalletPaymentsTrigger.node';
-import { CLAIM_ROUNDS } from '../../nodes/shared/ledger/store';
+import { CLAIM_ROUNDS } from '../../nodes/shared/ledger';
 import { afterRecordCall, rewriteRow } from '../helpers/deduplication';
 import { additionalDataFor, type TestCredentials } from '../helpers/runNode';
 import { CREDENTIALS, outputFor, payoutEvent, TRIGGER_TYPE } from './support';

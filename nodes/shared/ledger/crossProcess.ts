@@ -2,8 +2,8 @@
  * Whether several n8n processes share this workflow's records (queue mode: workers, several
  * webhook processors or mains), from the Wallet Payments credential. n8n tells a node nothing
  * about how it is deployed, so the user says it. In one process every store call of this package
- * is serialized (processedStore.ts) and nothing waits; across processes a record is a claim that
- * waits, then checks it held (ProcessedStore.claim).
+ * is serialized (store.ts) and nothing waits; across processes a record is a claim that waits,
+ * then checks it held (claim.ts).
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 

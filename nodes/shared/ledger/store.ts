@@ -1,39 +1,21 @@
 /**
- * n8n's own de-duplication store (the database table behind the Remove Duplicates node), as both
- * nodes use it: values recorded per workflow and node, kept after the execution, seen by every
- * later execution, retry and worker that shares the database.
+ * The store: n8n's own de-duplication store (the database table behind the Remove Duplicates
+ * node), as the ledger uses it. Values are recorded per workflow and node, kept after the
+ * execution, and seen by every later execution, retry and worker that shares the database.
  *
  * n8n's store reads, changes and writes one row per node without a lock. Every call from this
  * package goes through one queue, so that two executions in this process cannot interleave
  * between the read and the write and both find a value new. Across processes (queue-mode
- * workers) nothing serializes the calls: the first insert of a node's row can collide (retried
- * here), and a read-change-write of another process that read the row before this one wrote
- * writes it back without this one's values (measured: up to 3 in 10 lost with 2 workers).
- *
- * So, in queue mode, a record that must be one process's alone is a claim (claim(): written with
- * a token, checked after a wait to have held), and every value this store records is checked
- * again once it is older than a store call can take (SETTLE_MS): a value another process's call
- * wrote over is written again, and checked again later, until each one held (README, "Running
- * in queue mode").
+ * workers) nothing serializes the calls: the first insert of a node's row can collide (made
+ * again here), and a call of another process can write the row back without this one's values:
+ * so a record that must be one process's alone is a claim (claim.ts), and records are verified
+ * to have held (verify.ts). docs/ledger.md has the whole design.
  */
-import { randomUUID } from 'crypto';
-
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-/**
- * How long one store call (n8n reads the node's row, then writes it back) is taken to last at
- * most: a value still in the row this long after it was written can no longer be written over by
- * a call that read the row before it.
- */
-export const SETTLE_MS = 1000;
-/**
- * A check waits at least this many times the longest store call this process has seen (a large
- * row makes every call slower, and another process's calls take about as long as this one's).
- */
-const SETTLE_CALLS = 3;
-/** Checks of the same values before giving up (each one SETTLE_MS after the last write). */
-const SETTLE_ROUNDS = 20;
+import { claim, type ClaimResult } from './claim';
+import { verification } from './verify';
 
 let queue: Promise<unknown> = Promise.resolve();
 
@@ -75,46 +57,11 @@ async function afterRowRace<T>(task: () => Promise<T>): Promise<T> {
 	return await task();
 }
 
-/** A value unique to one claim attempt (see ProcessedStore.claim). */
-export const claimToken = () => `n8n-claim:${randomUUID()}`;
-
-/**
- * Attempts of a claim (record, wait, check) before its values are given up as unresolved. Under
- * load an attempt is written over often (measured in queue mode: about 1 in 7 with 2 workers and
- * 20 runs of one workflow at once), so one more attempt is cheap insurance against failing a run.
- */
-export const CLAIM_ROUNDS = 6;
-
-/**
- * What a claim found. `ours`: recorded by this claim, and its write held through the wait, so no
- * other claim of the same value at the same moment holds it. `theirs`: recorded before (an
- * earlier run, or another process's claim that held). `unresolved`: neither could be made sure
- * of (the store lost every attempt, or a store call took longer than the wait allows); whoever
- * asked must not act on them.
- */
-export interface ClaimResult {
-	ours: string[];
-	theirs: string[];
-	unresolved: string[];
-	/** Why some are unresolved, for the user. */
-	why?: string;
-}
-
-export interface ProcessedStore {
+export interface Store {
 	/** Records the values; returns those that were already recorded. */
 	record(values: string[]): Promise<string[]>;
 	remove(values: string[]): Promise<void>;
-	/**
-	 * Records values so that, of several n8n processes recording one at the same moment, exactly
-	 * one gets it (the store itself has no lock). Each attempt writes the values with a token unique
-	 * to it, waits `waitMs`, and checks that the token is still there: a write that another
-	 * process's read-change-write dropped is not a claim. `waitMs` must be at least twice the
-	 * longest time between a store call's read and its write, in any process: then every write
-	 * that could drop this one, or that this one dropped, is over before either side checks, and
-	 * both see the same row. A store call of this process taking all of `waitMs` or longer (from
-	 * asking for a connection to the answer) may have written over another claim of the same value
-	 * that had already held: its values are unresolved.
-	 */
+	/** Claims the values (claim.ts), after warming up the row. */
 	claim(values: string[], waitMs: number): Promise<ClaimResult>;
 	/**
 	 * The rest of a claim whose first write the caller made itself, with record(): `token` (from
@@ -126,20 +73,15 @@ export interface ProcessedStore {
 	warmUp(): Promise<void>;
 	/** Runs several store calls with nothing from another execution in between. */
 	atomically<T>(task: () => Promise<T>): Promise<T>;
-	/**
-	 * Waits until every value recorded here is SETTLE_MS old (or SETTLE_CALLS times the longest
-	 * store call seen, when that is longer) and checks it is still in the store,
-	 * writing again (and checking again later) any value another process's call wrote over.
-	 * Values checked on the way (by later calls of this store) are not waited for again.
-	 */
-	settle(): Promise<void>;
+	/** Checks that every value recorded here held, writing again what did not (verify.ts). */
+	verify(): Promise<void>;
 }
 
 /**
  * The store of this node of this workflow, keeping the last `maxEntries` values. Fails (sends
  * nothing) where n8n cannot keep it: no store in this n8n, or a workflow never saved.
  */
-export function processedStore(context: IExecuteFunctions, maxEntries: number): ProcessedStore {
+export function openStore(context: IExecuteFunctions, maxEntries: number): Store {
 	const { checkProcessedAndRecord, removeProcessed } = context.helpers;
 	if (typeof checkProcessedAndRecord !== 'function' || typeof removeProcessed !== 'function') {
 		throw new NodeOperationError(
@@ -173,51 +115,20 @@ export function processedStore(context: IExecuteFunctions, maxEntries: number): 
 		return { answer, ms };
 	};
 	let inside = false;
-	const guarded = <T>(task: () => Promise<T>) => (inside ? task() : oneAtATime(task));
-	/** Values this store wrote and has not yet seen held, with when each was last written. */
-	const unsettled = new Map<string, number>();
+	const serial = <T>(task: () => Promise<T>) => (inside ? task() : oneAtATime(task));
 
-	/**
-	 * One store call: records `values`, and checks again the unsettled values that are old enough
-	 * (a check is a record: a value found missing is written again). Returns `values` already there.
-	 */
-	/** The longest store call seen, in ms: a check waits for calls of that length to be over. */
-	let longestCall = 0;
-	const settleMs = () => Math.max(SETTLE_MS, SETTLE_CALLS * longestCall);
-	const recordAndCheck = async (values: string[], checkAll = false) => {
-		const now = Date.now();
-		const wait = settleMs();
-		const asked = new Set(values);
-		const due = [...unsettled]
-			.filter(([value, at]) => (checkAll || now - at >= wait) && !asked.has(value))
-			.map(([value]) => value);
-		const sent = [...values, ...due];
-		if (sent.length === 0) return [];
-		const found = new Set(
-			(
-				await storeCall(
-					sent.length,
-					async () => await checkProcessedAndRecord.call(context.helpers, sent, 'node', options),
-				)
-			).answer.processed.map(String),
-		);
-		const writtenAt = Date.now();
-		longestCall = Math.max(longestCall, writtenAt - now);
-		// One not found has just been written (again); one found long enough after its write held.
-		for (const value of sent) {
-			if (!found.has(value)) unsettled.set(value, writtenAt);
-			else if (unsettled.has(value) && now - unsettled.get(value)! >= wait) unsettled.delete(value);
-		}
-		return values.filter((value) => found.has(value));
-	};
-
-	/** One store call outside the unsettled bookkeeping: what was already there, and how long it took. */
-	const rawRecord = async (values: string[]) => {
+	/** One store call that records `values`: those already there, and how long it took. */
+	const write = async (values: string[]) => {
 		const { answer, ms } = await storeCall(
 			values.length,
 			async () => await checkProcessedAndRecord.call(context.helpers, values, 'node', options),
 		);
 		return { found: new Set(answer.processed.map(String)), ms };
+	};
+	const held = verification(context, write);
+	const claimStore = {
+		write: async (values: string[]) => await serial(async () => await write(values)),
+		disown: held.disown,
 	};
 
 	const rowKey = `${context.getWorkflow().id ?? ''}:${context.getNode().id}`;
@@ -232,92 +143,24 @@ export function processedStore(context: IExecuteFunctions, maxEntries: number): 
 		warmRows.add(rowKey);
 	};
 
-	/**
-	 * The claim protocol (see ProcessedStore.claim). `started`: the first attempt's write was
-	 * already made by the caller (with its own values), with this token, taking this long; its
-	 * `values` are the ones that call found new.
-	 */
-	const claimRounds = async (
-		values: string[],
-		waitMs: number,
-		started?: { token: string; callMs: number },
-	): Promise<ClaimResult> => {
-		const result: ClaimResult = { ours: [], theirs: [], unresolved: [] };
-		let pending = [...new Set(values)];
-		for (let round = 0; round < CLAIM_ROUNDS && pending.length > 0; round++) {
-			let token: string;
-			let callMs: number;
-			if (round === 0 && started) {
-				({ token, callMs } = started);
-				unsettled.delete(token);
-			} else {
-				token = claimToken();
-				const written = await guarded(async () => await rawRecord([...pending, token]));
-				callMs = written.ms;
-				result.theirs.push(...pending.filter((value) => written.found.has(value)));
-				pending = pending.filter((value) => !written.found.has(value));
-			}
-			if (callMs >= waitMs) {
-				result.why = `one of n8n's store calls took ${callMs} ms, as long as the claim wait (${waitMs} ms) or longer`;
-				break;
-			}
-			if (pending.length === 0) break;
-			// Later attempts wait a little longer at random, so that two claims written over together do
-			// not keep meeting.
-			await sleep(round === 0 ? waitMs : waitMs + Math.floor(Math.random() * (waitMs / 2)));
-			const checked = await guarded(async () => await rawRecord([token]));
-			if (checked.ms >= waitMs) {
-				result.why = `one of n8n's store calls took ${checked.ms} ms, as long as the claim wait (${waitMs} ms) or longer`;
-				break;
-			}
-			if (checked.found.has(token)) {
-				result.ours.push(...pending);
-				pending = [];
-			} else {
-				// Another process's call wrote the row over this attempt: what the next attempt finds is
-				// the other claim's, and what it does not find it records again.
-				result.why = `another n8n process's store call wrote over this claim ${round + 1} time(s)`;
-			}
-		}
-		result.unresolved.push(...pending);
-		// Only what held is this claim's to keep: the rest is not written again by settle().
-		for (const value of [...result.theirs, ...result.unresolved]) unsettled.delete(value);
-		return result;
-	};
-
 	return {
 		warmUp,
 		claim: async (values, waitMs) => {
 			await warmUp();
-			return await claimRounds(values, waitMs);
+			return await claim(claimStore, values, waitMs);
 		},
 		confirm: async (token, values, waitMs, callMs) =>
-			await claimRounds(values, waitMs, { token, callMs }),
-		record: async (values) => await guarded(async () => await recordAndCheck(values)),
+			await claim(claimStore, values, waitMs, { token, callMs }),
+		record: async (values) => await serial(async () => await held.record(values)),
 		remove: async (values) =>
-			await guarded(async () => {
-				for (const value of values) unsettled.delete(value);
+			await serial(async () => {
+				held.disown(values);
 				await storeCall(
 					values.length,
 					async () => await removeProcessed.call(context.helpers, values, 'node', options),
 				);
 			}),
-		settle: async () => {
-			for (let round = 0; round < SETTLE_ROUNDS && unsettled.size > 0; round++) {
-				const lastWrite = Math.max(...unsettled.values());
-				await sleep(Math.max(0, lastWrite + settleMs() - Date.now()));
-				await guarded(async () => await recordAndCheck([], true));
-			}
-			if (unsettled.size > 0) {
-				throw new NodeOperationError(
-					context.getNode(),
-					`n8n's de-duplication store kept losing ${unsettled.size} of this node's records`,
-					{
-						description: `Another n8n process wrote this node's row over them ${SETTLE_ROUNDS} times in a row. What this run did is done; a re-run may not know it. Check before running these items again.`,
-					},
-				);
-			}
-		},
+		verify: async () => await held.verify(serial),
 		atomically: async (task) =>
 			await oneAtATime(async () => {
 				inside = true;

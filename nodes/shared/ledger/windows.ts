@@ -1,26 +1,34 @@
 /**
- * Records the keys of a run's items in n8n's store in windows, before the items are sent (the
- * router keeps up to Items per Batch in flight), so that every key is recorded before its
- * request leaves and one store call covers a whole window: the store's cost is paid per window,
- * not per item.
+ * Windows: the keys of a run's items are reserved in the ledger a window at a time, before the
+ * items are sent (the router keeps up to Items per Batch in flight), so that every key is
+ * reserved before its request leaves and one store call covers a whole window: the store's cost
+ * is paid per window, not per item.
  *
  * A store call reads and writes the node's whole row, so it takes longer as the row grows. The
  * window is Items per Batch, or more when store calls are slow: as many items as keep the store's
  * share below STORE_MS_PER_ITEM per item. "Slow" is the fastest of the last SLOW_CALLS calls
  * reaching SLOW_CALL_MS: a large row makes every call slow, a busy database only some of them.
  * A window is also at most a RUN_SHARE-th of the run (never less than Items per Batch), so a
- * small run keeps small windows whatever its store calls cost. In queue mode every window's claim
- * waits (the claim wait, ProcessedStore.claim), so windows are that largest size from the start. A window is recorded when its
- * first item is about to be sent, not earlier, so that few items are recorded and not yet sent
- * at any moment. Items claimed but never sent (the run stopped on a failed item) are freed at the
- * end; if n8n dies mid-run, they stay recorded, and a Retry reports them (at most the last window
- * and what was in flight of the one before) as already submitted with an unknown outcome
- * (README, "Exactly once").
+ * small run keeps small windows whatever its store calls cost. In queue mode every window's
+ * reservation is a claim that waits (claim.ts), so windows are that largest size from the start.
+ * A window is reserved when its first item is about to be sent, not earlier, so that few items
+ * are reserved and not yet sent at any moment. Items reserved but never sent (the run stopped on
+ * a failed item) are released at the end; if n8n dies mid-run, they stay reserved, and a Retry
+ * reports them (at most the last window and what was in flight of the one before) as already
+ * submitted with an unknown outcome, or in queue mode takes them over (takeover.ts).
  *
- * An item whose key came earlier in the same run waits until that item is done, then is claimed
+ * An item whose key came earlier in the same run waits until that item is done, then is reserved
  * on its own: it is already submitted, or sent if the earlier one was refused.
  */
-import type { Claim, ItemKeys, PreparedItem } from '../../WalletPayments/actions/guarded/run';
+import type { Ledger } from './ledger';
+import type { Verdict } from './states';
+
+/** An item as the ledger sees it: its place in the node's input, its key, and Allow Resend. */
+export interface LedgerItem {
+	itemIndex: number;
+	key: string;
+	allowResend: boolean;
+}
 
 /** The store's time per item that the window size aims at, in ms. */
 export const STORE_MS_PER_ITEM = 0.5;
@@ -36,7 +44,7 @@ export const RUN_SHARE = 20;
 /** The largest window: the most items a Retry after a crash may report with an unknown outcome. */
 export const MAX_WINDOW = 1000;
 
-export function claimAhead(keys: ItemKeys, items: PreparedItem[], inFlight: number) {
+export function windows(ledger: Ledger, items: LedgerItem[], inFlight: number) {
 	const positionOf = new Map(items.map((item, position) => [item.itemIndex, position]));
 	const firstOfKey = new Map<string, number>();
 	/** Positions whose key came earlier in the run, with the position of that first item. */
@@ -46,28 +54,28 @@ export function claimAhead(keys: ItemKeys, items: PreparedItem[], inFlight: numb
 		if (first === undefined) firstOfKey.set(item.key, position);
 		else repeatOf.set(position, first);
 	});
-	const claims = new Map<number, Promise<Claim>>();
+	const verdicts = new Map<number, Promise<Verdict>>();
 	const done = new Map<number, () => void>();
 	const finishedAt = new Map<number, Promise<void>>();
 	const started = new Set<number>();
-	let claimedUpTo = 0;
+	let reservedUpTo = 0;
 	/** The durations of the latest store calls, newest last. */
 	const callMs: number[] = [];
 	const largestWindow = Math.min(
 		MAX_WINDOW,
 		Math.max(inFlight, Math.ceil(items.length / RUN_SHARE)),
 	);
-	/** Store calls one after another; the first failure fails every later claim. */
+	/** Store calls one after another; the first failure fails every later reservation. */
 	let calls: Promise<unknown> = Promise.resolve();
 	let failure: { error: unknown } | undefined;
 
 	const resendOf = (positions: number[]) =>
 		new Set(positions.filter((p) => items[p].allowResend).map((p) => items[p].key));
-	const claimInOrder = (positions: number[]): Promise<Map<string, Claim>> => {
+	const reserveInOrder = (positions: number[]): Promise<Map<string, Verdict>> => {
 		const call = calls.then(async () => {
 			if (failure) throw failure.error;
 			const callStart = Date.now();
-			const result = await keys.claim(
+			const result = await ledger.reserve(
 				positions.map((p) => items[p].key),
 				resendOf(positions),
 			);
@@ -82,7 +90,7 @@ export function claimAhead(keys: ItemKeys, items: PreparedItem[], inFlight: numb
 	};
 	// Only calls that are all slow (a large row) make windows larger: a database's round trip, or
 	// a moment of load, does not.
-	/** Queue mode: each window's claim waits (ProcessedStore.claim), so windows are the largest. */
+	/** Queue mode: each window's reservation is a claim that waits, so windows are the largest. */
 	let crossProcess = false;
 	const windowSize = () => {
 		if (crossProcess) return largestWindow;
@@ -90,17 +98,17 @@ export function claimAhead(keys: ItemKeys, items: PreparedItem[], inFlight: numb
 		if (slowest < SLOW_CALL_MS) return inFlight;
 		return Math.min(largestWindow, Math.max(inFlight, Math.ceil(slowest / STORE_MS_PER_ITEM)));
 	};
-	const claimNextWindow = () => {
+	const reserveNextWindow = () => {
 		const size = windowSize();
 		const window: number[] = [];
-		while (claimedUpTo < items.length && window.length < size) {
-			if (!repeatOf.has(claimedUpTo)) window.push(claimedUpTo);
-			claimedUpTo++;
+		while (reservedUpTo < items.length && window.length < size) {
+			if (!repeatOf.has(reservedUpTo)) window.push(reservedUpTo);
+			reservedUpTo++;
 		}
 		if (window.length === 0) return;
-		const call = claimInOrder(window);
+		const call = reserveInOrder(window);
 		for (const p of window)
-			claims.set(
+			verdicts.set(
 				p,
 				call.then((result) => result.get(items[p].key)!),
 			);
@@ -117,18 +125,18 @@ export function claimAhead(keys: ItemKeys, items: PreparedItem[], inFlight: numb
 
 	return {
 		/** Waits until the item's key is recorded; what it is (new, or sent by an earlier run). */
-		claimFor: async (itemIndex: number): Promise<Claim> => {
+		verdictFor: async (itemIndex: number): Promise<Verdict> => {
 			const position = positionOf.get(itemIndex)!;
 			started.add(position);
 			const first = repeatOf.get(position);
 			if (first !== undefined) {
 				await doneWith(first);
-				const result = await claimInOrder([position]);
+				const result = await reserveInOrder([position]);
 				return result.get(items[position].key)!;
 			}
-			if (claimedUpTo <= position) crossProcess = (await keys.crossWait()) !== undefined;
-			while (claimedUpTo <= position) claimNextWindow();
-			return await claims.get(position)!;
+			if (reservedUpTo <= position) crossProcess = (await ledger.crossWait()) !== undefined;
+			while (reservedUpTo <= position) reserveNextWindow();
+			return await verdicts.get(position)!;
 		},
 		/** The item is done (sent, refused, failed or already submitted). */
 		finished: (itemIndex: number) => {
@@ -136,13 +144,13 @@ export function claimAhead(keys: ItemKeys, items: PreparedItem[], inFlight: numb
 			void doneWith(position);
 			done.get(position)!();
 		},
-		/** Frees the records of items claimed new but never started (the run stopped before them). */
+		/** Releases the keys of items reserved new but never started (the run stopped before them). */
 		releaseUnsent: async () => {
 			await calls;
-			const unsent = [...claims.keys()].filter((p) => !started.has(p));
+			const unsent = [...verdicts.keys()].filter((p) => !started.has(p));
 			for (const p of unsent) {
-				const claim = await claims.get(p)!.catch(() => undefined);
-				if (claim === 'new') keys.release(items[p].key);
+				const verdict = await verdicts.get(p)!.catch(() => undefined);
+				if (verdict === 'new') ledger.release(items[p].key);
 			}
 		},
 	};

@@ -16,7 +16,7 @@ import {
 	requiredEmail,
 } from '../../helpers/validation';
 import { apiRequest } from '../../transport/request';
-import type { GuardedRequest } from '../guarded/run';
+import type { GuardedRequest } from '../guarded/request';
 
 const properties: INodeProperties[] = [
 	{

@@ -9,7 +9,7 @@ import {
 	referenceField,
 } from '../../helpers/fields';
 import { optionalText, requiredEmail } from '../../helpers/validation';
-import type { GuardedRequest } from '../guarded/run';
+import type { GuardedRequest } from '../guarded/request';
 import { cardAmount } from './common';
 
 const properties: INodeProperties[] = [

@@ -15,7 +15,7 @@ import {
 	requiredEmail,
 } from '../../helpers/validation';
 import { amountProperties, readMinorAmount } from '../../helpers/units';
-import type { GuardedRequest } from '../guarded/run';
+import type { GuardedRequest } from '../guarded/request';
 
 const properties: INodeProperties[] = [
 	{

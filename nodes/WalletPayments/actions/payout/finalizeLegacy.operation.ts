@@ -8,7 +8,7 @@ import {
 } from '../../helpers/fields';
 import { requiredText } from '../../helpers/validation';
 import { waitSettingsIfAsked } from '../../helpers/settlement';
-import type { GuardedRequest } from '../guarded/run';
+import type { GuardedRequest } from '../guarded/request';
 
 const properties: INodeProperties[] = [
 	{

@@ -19,7 +19,7 @@ import {
 } from '../../helpers/validation';
 import { readMinorAmount } from '../../helpers/units';
 import { waitSettingsIfAsked } from '../../helpers/settlement';
-import type { GuardedRequest } from '../guarded/run';
+import type { GuardedRequest } from '../guarded/request';
 import { payoutAmountProperties } from './payoutAmount';
 
 const INLINE = { beneficiaryMode: ['inline'] };

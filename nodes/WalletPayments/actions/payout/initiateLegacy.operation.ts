@@ -17,7 +17,7 @@ import {
 	requiredText,
 } from '../../helpers/validation';
 import { readMinorAmount } from '../../helpers/units';
-import type { GuardedRequest } from '../guarded/run';
+import type { GuardedRequest } from '../guarded/request';
 import { payoutAmountProperties } from './payoutAmount';
 
 const properties: INodeProperties[] = [

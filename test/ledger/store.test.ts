@@ -1,5 +1,5 @@
 /**
- * nodes/shared/processedStore.ts against n8n's store behaviour in queue mode: two workers that
+ * nodes/shared/ledger/store.ts (with claim.ts and verify.ts) against n8n's store behaviour in queue mode: two workers that
  * record a node's first values at the same moment both insert its row, and one insert fails on
  * the unique key (measured: test/queue/throughput.queue.test.ts). That call is made again and
  * then updates the row; other errors are not retried. And a call of another worker that read the
@@ -7,7 +7,8 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { processedStore, SETTLE_MS } from '../nodes/shared/ledger/store';
+import { openStore } from '../../nodes/shared/ledger/store';
+import { VERIFY_AFTER_MS } from '../../nodes/shared/ledger/verify';
 
 const DUPLICATE_ROW = new Error('duplicate key value violates unique constraint "PK_ca04b9d8dc72de268fe07a65773"');
 
@@ -19,28 +20,28 @@ function context(record: jest.Mock, remove: jest.Mock = jest.fn(async () => unde
 	} as unknown as IExecuteFunctions;
 }
 
-describe('processedStore when another worker inserted the row first', () => {
+describe('the store when another worker inserted the row first', () => {
 	test('record: the insert that lost is made again, as an update, and its answer is used', async () => {
 		const record = jest
 			.fn()
 			.mockRejectedValueOnce(DUPLICATE_ROW)
 			.mockResolvedValueOnce({ new: ['k1'], processed: [] });
-		await expect(processedStore(context(record), 100).record(['k1'])).resolves.toEqual([]);
+		await expect(openStore(context(record), 100).record(['k1'])).resolves.toEqual([]);
 		expect(record).toHaveBeenCalledTimes(2);
 	});
 
 	test('remove: made again after the same collision', async () => {
 		const remove = jest.fn().mockRejectedValueOnce(DUPLICATE_ROW).mockResolvedValueOnce(undefined);
-		await processedStore(context(jest.fn(), remove), 100).remove(['k1']);
+		await openStore(context(jest.fn(), remove), 100).remove(['k1']);
 		expect(remove).toHaveBeenCalledTimes(2);
 	});
 
 	test('other errors are not retried; a collision that keeps happening gives up after 3 tries', async () => {
 		const broken = jest.fn().mockRejectedValue(new Error('connection terminated'));
-		await expect(processedStore(context(broken), 100).record(['k1'])).rejects.toThrow('connection terminated');
+		await expect(openStore(context(broken), 100).record(['k1'])).rejects.toThrow('connection terminated');
 		expect(broken).toHaveBeenCalledTimes(1);
 		const colliding = jest.fn().mockRejectedValue(DUPLICATE_ROW);
-		await expect(processedStore(context(colliding), 100).record(['k1'])).rejects.toThrow('duplicate key');
+		await expect(openStore(context(colliding), 100).record(['k1'])).rejects.toThrow('duplicate key');
 		expect(colliding).toHaveBeenCalledTimes(3);
 	});
 });
@@ -70,18 +71,18 @@ function racyRow() {
 	};
 }
 
-describe('processedStore.settle: records another worker wrote over are written again', () => {
+describe('store.verify: records another worker wrote over are written again', () => {
 	afterEach(() => jest.useRealTimers());
 
 	test('a value written over is found missing a second later, written again, and checked again', async () => {
 		const store = racyRow();
-		const keys = processedStore(context(store.record), 100);
+		const keys = openStore(context(store.record), 100);
 		await expect(keys.record(['k1', 'k2'])).resolves.toEqual([]);
 		store.staleWrite([], 'other-worker-value');
 		const started = Date.now();
-		await keys.settle();
+		await keys.verify();
 		// Check 1 (≥ 1 s after the write): both missing, both written again; check 2 (≥ 1 s later): held.
-		expect(Date.now() - started).toBeGreaterThanOrEqual(2 * SETTLE_MS - 20);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(2 * VERIFY_AFTER_MS - 20);
 		expect(store.calls).toEqual([['k1', 'k2'], ['k1', 'k2'], ['k1', 'k2']]);
 		expect(store.row()).toEqual(expect.arrayContaining(['k1', 'k2', 'other-worker-value']));
 	});
@@ -89,22 +90,22 @@ describe('processedStore.settle: records another worker wrote over are written a
 	test('values that held are checked once; values already there before this store are not its to check', async () => {
 		const store = racyRow();
 		store.staleWrite([], 'earlier');
-		const keys = processedStore(context(store.record), 100);
+		const keys = openStore(context(store.record), 100);
 		await expect(keys.record(['earlier', 'k1'])).resolves.toEqual(['earlier']);
-		await keys.settle();
+		await keys.verify();
 		expect(store.calls).toEqual([['earlier', 'k1'], ['k1']]);
 	});
 
-	test('a later call checks the values old enough on the way, so settle has less to wait for', async () => {
+	test('a later call checks the values old enough on the way, so verify has less to wait for', async () => {
 		jest.useFakeTimers({ now: 0 });
 		const store = racyRow();
-		const keys = processedStore(context(store.record), 100);
+		const keys = openStore(context(store.record), 100);
 		await keys.record(['k1']);
-		jest.setSystemTime(SETTLE_MS);
+		jest.setSystemTime(VERIFY_AFTER_MS);
 		await keys.record(['k2']);
 		expect(store.calls).toEqual([['k1'], ['k2', 'k1']]);
-		const settled = keys.settle();
-		await jest.advanceTimersByTimeAsync(SETTLE_MS);
+		const settled = keys.verify();
+		await jest.advanceTimersByTimeAsync(VERIFY_AFTER_MS);
 		await settled;
 		expect(store.calls).toEqual([['k1'], ['k2', 'k1'], ['k2']]);
 	});
@@ -112,26 +113,26 @@ describe('processedStore.settle: records another worker wrote over are written a
 	test('removed values are not written again; nothing recorded, nothing waited for', async () => {
 		const store = racyRow();
 		const remove = jest.fn(async () => undefined);
-		const keys = processedStore(context(store.record, remove), 100);
+		const keys = openStore(context(store.record, remove), 100);
 		await keys.record(['k1']);
 		await keys.remove(['k1']);
 		const started = Date.now();
-		await keys.settle();
-		expect(Date.now() - started).toBeLessThan(SETTLE_MS / 2);
+		await keys.verify();
+		expect(Date.now() - started).toBeLessThan(VERIFY_AFTER_MS / 2);
 		expect(store.calls).toEqual([['k1']]);
 	});
 
 	test('a value written over at every check: gives up after 20 checks with an error that says what it means', async () => {
 		jest.useFakeTimers({ now: 0 });
 		const store = racyRow();
-		const keys = processedStore(context(store.record), 100);
+		const keys = openStore(context(store.record), 100);
 		await keys.record(['k1']);
 		store.record.mockImplementation(async (values: string[]) => {
 			store.calls.push([...values]);
 			return { new: values, processed: [] }; // written, and written over again before the next check
 		});
-		const settled = keys.settle().catch((error: Error) => error);
-		await jest.advanceTimersByTimeAsync(25 * SETTLE_MS);
+		const settled = keys.verify().catch((error: Error) => error);
+		await jest.advanceTimersByTimeAsync(25 * VERIFY_AFTER_MS);
 		const error = (await settled) as Error & { description?: string };
 		expect(error.message).toBe("n8n's de-duplication store kept losing 1 of this node's records");
 		expect(error.description).toContain('a re-run may not know it');
@@ -143,7 +144,7 @@ describe('processedStore.settle: records another worker wrote over are written a
  * The claim across processes (queue mode): record with a token, wait, check the token held.
  * `racyRow` plays n8n's row; the other process's calls are played between this store's calls.
  */
-describe('processedStore.claim: of two processes claiming a value at the same moment, exactly one gets it', () => {
+describe('store.claim: of two processes claiming a value at the same moment, exactly one gets it', () => {
 	const WAIT = 100;
 	/** Plays `then` right after this store's `call`-th call (1-based). */
 	function afterCall(store: ReturnType<typeof racyRow>, call: number, then: () => void) {
@@ -157,7 +158,7 @@ describe('processedStore.claim: of two processes claiming a value at the same mo
 	const tokenOf = (values: string[]) => values.find((value) => value.startsWith('n8n-claim:'))!;
 	/** A store on a row of its own: its first call is the warm-up (once per row and process). */
 	let rows = 0;
-	const claimStore = (store: ReturnType<typeof racyRow>) => processedStore(context(store.record, undefined, `claim-workflow-${++rows}`), 100);
+	const claimStore = (store: ReturnType<typeof racyRow>) => openStore(context(store.record, undefined, `claim-workflow-${++rows}`), 100);
 
 	test('nobody else: recorded with a token, checked after the wait: ours', async () => {
 		const store = racyRow();
@@ -173,8 +174,8 @@ describe('processedStore.claim: of two processes claiming a value at the same mo
 		const count = jest.fn(async () => 0);
 		const ctx = context(store.record, undefined, 'claim-workflow-warm');
 		(ctx.helpers as unknown as { getProcessedDataCount: jest.Mock }).getProcessedDataCount = count;
-		await processedStore(ctx, 100).claim(['k1'], WAIT);
-		await processedStore(ctx, 100).claim(['k2'], WAIT);
+		await openStore(ctx, 100).claim(['k1'], WAIT);
+		await openStore(ctx, 100).claim(['k2'], WAIT);
 		expect(count).toHaveBeenCalledTimes(1);
 		expect(store.calls.map((values) => values.filter((value) => !value.startsWith('n8n-claim:')))).toEqual([['k1'], [], ['k2'], []]);
 	});
@@ -210,7 +211,7 @@ describe('processedStore.claim: of two processes claiming a value at the same mo
 		expect(store.row()).toContain('k1');
 	});
 
-	test('written over at every attempt: unresolved after CLAIM_ROUNDS (6), and settle does not write it back', async () => {
+	test('written over at every attempt: unresolved after CLAIM_ROUNDS (6), and verify does not write it back', async () => {
 		const store = racyRow();
 		const inner = store.record.getMockImplementation()!;
 		store.record.mockImplementation(async (values: string[]) => {
@@ -223,7 +224,7 @@ describe('processedStore.claim: of two processes claiming a value at the same mo
 		expect(claim).toMatchObject({ ours: [], theirs: [], unresolved: ['k1'] });
 		expect(claim.why).toMatch(/wrote over this claim 6 time/);
 		const calls = store.calls.length;
-		await keys.settle();
+		await keys.verify();
 		expect(store.calls).toHaveLength(calls);
 	});
 

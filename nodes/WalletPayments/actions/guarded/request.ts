@@ -1,0 +1,89 @@
+/**
+ * A guarded operation: one that creates something at the service (payouts, swaps, collections,
+ * card money, beneficiaries). It exports `prepare` instead of `execute`: it builds and checks
+ * the item's request and sends nothing; the pipeline (pipeline.ts) checks every item first, then
+ * sends each at most once through the ledger (shared/ledger). Here: what an operation returns,
+ * and the item's idempotency key: the user's (Duplicate Protection → Idempotency Key), else the
+ * Reference they gave, else, for what can be done only once (finalizing a payout or a quote),
+ * the ID it acts on, else one derived from what stays the same when n8n re-runs the node
+ * (helpers/idempotency.ts). Where the API takes a reference, the key also makes the reference.
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { LedgerItem } from '../../../shared/ledger';
+
+import { derivedKey, doneOnceKey, optionalKey, referenceFromKey } from '../../helpers/idempotency';
+import type { WaitSettings } from '../../helpers/settlement';
+import { optionalText } from '../../helpers/validation';
+
+/** What one item asks the service to do, built and validated before anything is sent. */
+export interface GuardedRequest {
+	endpoint: string;
+	body: IDataObject;
+	/** The API takes a `reference`: the one the user gave, if any (else one made from the key). */
+	reference?: { given: unknown };
+	/**
+	 * What the request acts on when it can be done only once, ever (a payout or a quote is
+	 * finalized once): its ID makes the key when the user gives none, so no later run sends it.
+	 */
+	doneOnceFor?: string;
+	/** Payouts, swaps and card money say "may have been carried out" on unclear failures. */
+	movesMoney?: boolean;
+	/** The service's answer as this item's output (e.g. with card details masked). */
+	present?: (data: IDataObject) => IDataObject;
+	/** After sending, check the new transaction until its status is final (payouts). */
+	waitForFinal?: WaitSettings;
+	/** What an earlier run created, looked up by its reference, where the API can. */
+	findExisting?: (
+		context: IExecuteFunctions,
+		reference: string,
+	) => Promise<IDataObject | undefined>;
+}
+
+export interface GuardedOperation {
+	prepare(this: IExecuteFunctions, itemIndex: number): Promise<GuardedRequest>;
+}
+
+export function isGuarded(operation: unknown): operation is GuardedOperation {
+	return typeof (operation as GuardedOperation | undefined)?.prepare === 'function';
+}
+
+/** An item ready to be sent: its request, and its key and Allow Resend for the ledger. */
+export interface PreparedItem extends LedgerItem {
+	request: GuardedRequest;
+	reference?: string;
+}
+
+interface Protection {
+	idempotencyKey?: unknown;
+	allowResend?: unknown;
+}
+
+/** Builds and checks the item's request and works out its key and reference; sends nothing. */
+export async function prepareItem(
+	context: IExecuteFunctions,
+	operation: GuardedOperation,
+	itemIndex: number,
+	origin: string,
+): Promise<PreparedItem> {
+	const request = await operation.prepare.call(context, itemIndex);
+	const protection = context.getNodeParameter('duplicateProtection', itemIndex, {}) as Protection;
+	const workflowId = String(context.getWorkflow().id ?? '');
+	const nodeId = context.getNode().id;
+	const givenReference = request.reference
+		? optionalText(request.reference.given, 'Reference', 100)
+		: undefined;
+	const key =
+		optionalKey(protection.idempotencyKey, 'Idempotency Key') ??
+		givenReference ??
+		(request.doneOnceFor === undefined
+			? undefined
+			: doneOnceKey(request.endpoint, request.doneOnceFor)) ??
+		derivedKey({ workflowId, nodeId, origin, itemIndex, request: request.body });
+	let reference: string | undefined;
+	if (request.reference) {
+		reference = givenReference ?? referenceFromKey(workflowId, nodeId, key);
+		request.body = { ...request.body, reference };
+	}
+	return { itemIndex, request, key, reference, allowResend: protection.allowResend === true };
+}

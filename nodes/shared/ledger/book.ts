@@ -1,0 +1,111 @@
+/**
+ * The book of one run: the records it made or found in the store, and what it still has to write
+ * (accepted markers) or remove (released keys). Every store call records many keys at once (one
+ * read and one write of the node's row, whatever their number) and carries what happened to the
+ * items sent since the last call.
+ *
+ * The run's mark (states.ts runMark) is recorded before the first keys and looked for in every
+ * later call: it is older than every record of every run of the same data, so while it is there,
+ * none of them was dropped by the store's limit. Once found, it must stay: if it is gone, the run
+ * writes every record it made or found again, and the call fails (RecordsLost).
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { crossProcessWait } from './crossProcess';
+import { acceptedMarker, KEYS_REMEMBERED, recordsOf, sendingMarker } from './states';
+import { openStore } from './store';
+
+/**
+ * The store's oldest records were dropped while this run was being sent: what it found new from
+ * then on may have been sent by the run it repeats, so it sends nothing more.
+ */
+export class RecordsLost extends Error {}
+
+/** Queue mode: a claim of keys could not be made sure of (claim.ts): nothing more is sent. */
+export class ClaimNotHeld extends Error {}
+
+export type Book = ReturnType<typeof openBook>;
+
+export function openBook(context: IExecuteFunctions, mark?: string) {
+	const store = openStore(context, KEYS_REMEMBERED);
+	let waitSetting: Promise<number | undefined> | undefined;
+	const toMarkAccepted = new Set<string>();
+	const toForget = new Set<string>();
+	/** Every record this run made or found (keys and markers), less those it removed. */
+	const kept = new Set<string>();
+	let markHeld = false;
+
+	/** Records `keys` (with the accepted markers so far, and a claim token): what was there. */
+	const recordWith = async (keys: string[], token?: string) => {
+		const marks = [...toMarkAccepted];
+		toMarkAccepted.clear();
+		// The mark first: in the first call of a run, it goes into the row before the keys.
+		const found = new Set(
+			await store.record([...(mark ? [mark] : []), ...keys, ...marks, ...(token ? [token] : [])]),
+		);
+		for (const value of [...keys, ...marks]) kept.add(value);
+		if (mark !== undefined) {
+			if (markHeld && !found.has(mark)) {
+				// Older records of this data are gone: this run's own, and those it found, are written
+				// again; what it has not reached yet cannot be known, so it sends nothing more.
+				await store.record([...kept]);
+				if (keys.length > 0)
+					throw new RecordsLost(
+						'n8n’s de-duplication store dropped this node’s oldest records while this run was being sent',
+					);
+			}
+			markHeld ||= found.has(mark);
+		}
+		return found;
+	};
+	/** The key and its markers go with the next store call. */
+	const forget = (key: string) => {
+		toMarkAccepted.delete(acceptedMarker(key));
+		for (const value of recordsOf(key)) toForget.add(value);
+	};
+	/** Removes what is to be forgotten, now. */
+	const forgetNow = async () => {
+		if (toForget.size === 0) return;
+		const values = [...toForget];
+		toForget.clear();
+		for (const value of values) kept.delete(value);
+		await store.remove(values);
+	};
+
+	return {
+		store,
+		kept,
+		toForget,
+		/** The claim wait when several n8n processes share the store (queue mode), else undefined. */
+		crossWait: async () => await (waitSetting ??= crossProcessWait(context)),
+		recordWith,
+		accepted: (key: string) => {
+			toMarkAccepted.add(acceptedMarker(key));
+		},
+		forget,
+		forgetNow,
+		/** Writes what is still to be written. */
+		flush: async () =>
+			await store.atomically(async () => {
+				await forgetNow();
+				if (toMarkAccepted.size > 0) await recordWith([]);
+			}),
+		/**
+		 * Queue mode: the sending markers of the keys about to be sent (with the answers so far), the
+		 * last store call before their requests leave. A call as long as the claim wait or longer may
+		 * land after a Retry looked for these markers (takeoverWaitMs): nothing is sent.
+		 */
+		markSending: async (keys: string[], wait: number) => {
+			if (keys.length === 0) return;
+			const start = Date.now();
+			await store.atomically(async () => await recordWith(keys.map(sendingMarker)));
+			const ms = Date.now() - start;
+			if (ms >= wait) {
+				for (const key of keys) forget(key);
+				throw new ClaimNotHeld(
+					`one of n8n's store calls took ${ms} ms, as long as the claim wait (${wait} ms) or longer`,
+				);
+			}
+		},
+	};
+}

@@ -1,0 +1,18 @@
+/**
+ * The ledger: what both nodes record in n8n's store so that nothing is done twice. It imports
+ * nothing from either node. docs/ledger.md has the design; states.ts every value it writes.
+ */
+export { ClaimNotHeld, RecordsLost } from './book';
+export { CLAIM_ROUNDS } from './claim';
+export { crossProcessWait, DEFAULT_CLAIM_WAIT_MS, MIN_CLAIM_WAIT_MS } from './crossProcess';
+export { eventKey, recordEvents } from './events';
+export { openLedger, type Ledger } from './ledger';
+export {
+	KEYS_REMEMBERED,
+	MAX_QUEUE_RUN_ITEMS,
+	MAX_RUN_ITEMS,
+	runMark,
+	type Verdict,
+} from './states';
+export { takeoverWaitMs } from './takeover';
+export { type LedgerItem, windows } from './windows';

@@ -1,0 +1,124 @@
+/**
+ * The ledger of one run of a node that moves money: it reserves each item's key in n8n's store
+ * before the item's request leaves, and says what an earlier run did with a key (its Verdict).
+ * In one n8n process a reservation is one store call; in queue mode it is a claim (claim.ts)
+ * with `#claimed` and `#sending` markers, and a Retry takes over keys claimed and never sent
+ * (takeover.ts). states.ts has every value it writes; docs/ledger.md the design.
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { ClaimNotHeld, openBook } from './book';
+import { acceptedMarker, claimedMarker, claimToken, sendingMarker, type Verdict } from './states';
+import { takeOver } from './takeover';
+
+export interface Ledger {
+	/**
+	 * Records the keys (the items about to be sent); returns what each one is: new, or recorded
+	 * before with what its send saw. Keys in `resend` (Allow Resend) forget what they saw.
+	 */
+	reserve(keys: string[], resend: ReadonlySet<string>): Promise<Map<string, Verdict>>;
+	/** The service accepted the item (recorded with the next store call). */
+	accepted(key: string): void;
+	/** The item was refused, or never sent: its record goes (with the next store call). */
+	release(key: string): void;
+	/** The claim wait when other n8n processes share the store (queue mode), else undefined. */
+	crossWait(): Promise<number | undefined>;
+	/** Writes what is still to be written. */
+	flush(): Promise<void>;
+	/** Checks every record held (only needed where other processes write the store). */
+	verify(): Promise<void>;
+}
+
+/** The ledger of this node's run; `mark` is the run's mark (states.ts runMark), if it has one. */
+export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
+	const book = openBook(context, mark);
+	const { store, kept, toForget, crossWait, recordWith, forget, forgetNow } = book;
+
+	const reserve = async (keys: string[], resend: ReadonlySet<string>) => {
+		const wait = await crossWait();
+		const queue = wait !== undefined && keys.length > 0;
+		const token = queue ? claimToken() : undefined;
+		// Only a Retry (of a run that crashed or failed) takes over keys claimed and never sent.
+		const retry = queue && context.getMode() === 'retry';
+		if (queue) await store.warmUp();
+		let callMs = 0;
+		let unsent: string[] = [];
+		let resending: string[] = [];
+		const verdicts = await store.atomically(async () => {
+			await forgetNow();
+			const start = Date.now();
+			const found = await recordWith(queue ? [...keys, ...keys.map(claimedMarker)] : keys, token);
+			callMs = Date.now() - start;
+			const verdicts = new Map<string, Verdict>(
+				keys.map((key) => [key, found.has(key) ? 'unknown' : 'new']),
+			);
+			const again = keys.filter((key) => found.has(key));
+			const asked = again.filter((key) => !resend.has(key)).map(acceptedMarker);
+			// Queue mode: a key recorded before without its claimed marker (by one n8n process, or an
+			// older version) has just been given one; it gets its sending marker too, so that no Retry
+			// takes it for a key claimed and never sent. A Retry asks whether the others were sent.
+			const neutral = queue
+				? again.filter((key) => !found.has(claimedMarker(key))).map(sendingMarker)
+				: [];
+			if (retry)
+				asked.push(
+					...again
+						.filter((key) => !resend.has(key) && found.has(claimedMarker(key)))
+						.map(sendingMarker),
+				);
+			if (asked.length + neutral.length > 0) {
+				const present = new Set(await store.record([...asked, ...neutral]));
+				for (const marker of [...asked, ...neutral]) kept.add(marker);
+				for (const key of again)
+					if (present.has(acceptedMarker(key))) verdicts.set(key, 'accepted');
+				// Asking recorded the markers that were not there: they were not seen.
+				for (const marker of asked) if (!present.has(marker)) toForget.add(marker);
+				unsent = retry
+					? again.filter(
+							(key) =>
+								!resend.has(key) &&
+								found.has(claimedMarker(key)) &&
+								!present.has(acceptedMarker(key)) &&
+								!present.has(sendingMarker(key)),
+						)
+					: [];
+			}
+			resending = again.filter((key) => resend.has(key));
+			for (const key of resending) toForget.add(acceptedMarker(key));
+			await forgetNow();
+			return verdicts;
+		});
+		if (!queue || wait === undefined) return verdicts;
+		const taken = unsent.length > 0 ? await takeOver(book, unsent, verdicts, wait) : [];
+		const fresh = keys.filter((key) => verdicts.get(key) === 'new' && !taken.includes(key));
+		let ours: string[] = [];
+		if (fresh.length > 0) {
+			// The keys found new are this run's only if the write held (outside the lock: other
+			// executions of this process go on meanwhile).
+			const held = await store.confirm(token!, fresh, wait, callMs);
+			for (const key of held.theirs) verdicts.set(key, 'concurrent');
+			if (held.unresolved.length > 0) {
+				for (const key of [...held.ours, ...taken]) forget(key);
+				for (const key of held.unresolved) kept.delete(key);
+				throw new ClaimNotHeld(
+					`n8n could not make sure that no other run records these items at the same moment: ${held.why ?? 'unknown'}`,
+				);
+			}
+			ours = held.ours;
+		}
+		// Allow Resend sends a key recorded before: it is marked sending like a new one.
+		await book.markSending([...ours, ...taken, ...resending], wait);
+		return verdicts;
+	};
+
+	return {
+		reserve,
+		accepted: book.accepted,
+		release: forget,
+		crossWait,
+		flush: book.flush,
+		verify: async () => {
+			if ((await crossWait()) !== undefined) await store.verify();
+		},
+	};
+}

@@ -1,0 +1,63 @@
+/**
+ * Every value the ledger writes into n8n's de-duplication store, in one table. Released
+ * versions wrote these exact strings: a change here makes their records unreadable (the test
+ * with a store written by 0.1.0, test/ledgerCompat.test.ts, fails).
+ *
+ * | value                  | written                                                  | means                               |
+ * | ---------------------- | -------------------------------------------------------- | ----------------------------------- |
+ * | `<key>`                | before the item's request leaves (ledger.reserve)        | reserved: sent, or about to be      |
+ * | `<key>#claimed`        | queue mode: with the key, in the claim's first write     | a run claimed the key               |
+ * | `<key>#sending`        | queue mode: once the claim held, before the request      | the request left, or was leaving    |
+ * | `<key>#accepted`       | with the first store call after the service accepted it | the service accepted it             |
+ * | `<key>#takeover`       | queue mode: a Retry's claim of a key claimed, never sent | that Retry sends it                 |
+ * | `n8n-run:<origin>`     | first in a run's first store call                        | no older record of it was dropped   |
+ * | `n8n-claim:<uuid>`     | with a claim attempt's values                            | the attempt held while it is there  |
+ * | `["<event>","<id>",…]` | the trigger's step, once per event (events.ts)           | the event went past the trigger     |
+ *
+ * A key with `#claimed` but neither `#sending` nor `#accepted` was claimed and never sent: a Retry
+ * takes it over (takeover.ts). What a key's records say to a later run is its Verdict.
+ */
+import { randomUUID } from 'crypto';
+
+export const acceptedMarker = (key: string) => `${key}#accepted`;
+export const claimedMarker = (key: string) => `${key}#claimed`;
+export const sendingMarker = (key: string) => `${key}#sending`;
+export const takeoverMarker = (key: string) => `${key}#takeover`;
+
+/** A key and every marker it can have: what goes when the key is released. */
+export const recordsOf = (key: string) => [
+	key,
+	acceptedMarker(key),
+	claimedMarker(key),
+	sendingMarker(key),
+	takeoverMarker(key),
+];
+
+/** The mark of a run, made from what started it (helpers/idempotency.ts runOrigin). */
+export const runMark = (origin: string) => `n8n-run:${origin}`;
+
+/** A value unique to one claim attempt (claim.ts). */
+export const claimToken = () => `n8n-claim:${randomUUID()}`;
+
+/**
+ * What a reserved key is for this run: `new` (this run sends it), or recorded before with what
+ * that send saw: `accepted`, or `unknown` (no clear answer); or `concurrent`: another run in
+ * another n8n process claimed it at the same moment (queue mode).
+ */
+export type Verdict = 'new' | 'accepted' | 'unknown' | 'concurrent';
+
+/**
+ * How many records each node keeps (n8n drops the oldest beyond this): two per item (sent, and
+ * accepted), so 310,000 items: 31 days of 10,000 payouts a day (README, "Exactly once").
+ */
+export const KEYS_REMEMBERED = 620_000;
+/**
+ * The most items one run of the node may send: the run, and a Retry of it that sends everything
+ * again, fit in the store twice over, so neither can push out the other's records.
+ */
+export const MAX_RUN_ITEMS = KEYS_REMEMBERED / 4;
+/**
+ * In queue mode an item has four records (its key, claimed, sending, accepted), so half as many
+ * items are remembered and one run may send half as many.
+ */
+export const MAX_QUEUE_RUN_ITEMS = MAX_RUN_ITEMS / 2;

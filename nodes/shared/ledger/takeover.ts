@@ -1,0 +1,61 @@
+/**
+ * The takeover (queue mode): a Retry of a run whose worker died finds keys that were claimed and
+ * never sent (`#claimed`, but neither `#sending` nor `#accepted`) and sends them, after waiting
+ * out any live claim of them and under a claim of its own (`#takeover`).
+ */
+import { sleep } from 'n8n-workflow';
+
+import { type Book, ClaimNotHeld } from './book';
+import { CLAIM_ROUNDS } from './claim';
+import { acceptedMarker, sendingMarker, takeoverMarker, type Verdict } from './states';
+
+/**
+ * How long a Retry waits before it sends a key that an earlier run claimed and never marked
+ * sending: the longest another run's claim can take from its first write to its sending markers
+ * (CLAIM_ROUNDS attempts, each a write, a wait of at most 1.5 claim waits and a check, every call
+ * shorter than the claim wait or the claim fails closed, then the sending markers' call, also
+ * shorter), so that a claim still alive has marked its keys sending by then.
+ */
+export const takeoverWaitMs = (claimWaitMs: number) => (CLAIM_ROUNDS * 3.5 + 1) * claimWaitMs;
+
+/**
+ * `unsent` keys were claimed by an earlier run that never marked them sending: the dead run, or
+ * a run still alive in its claim. After waiting out any live claim, the ones still not sending
+ * nor accepted are claimed once more, by this run alone, and returned to be sent; the others
+ * stay as they are in `verdicts` (accepted, or unknown) or become `concurrent` (another Retry
+ * took them).
+ */
+export async function takeOver(
+	book: Book,
+	unsent: string[],
+	verdicts: Map<string, Verdict>,
+	wait: number,
+): Promise<string[]> {
+	const { store, kept, toForget } = book;
+	await sleep(takeoverWaitMs(wait));
+	const still = await store.atomically(async () => {
+		const asked = unsent.flatMap((key) => [acceptedMarker(key), sendingMarker(key)]);
+		const present = new Set(await store.record(asked));
+		for (const marker of asked) (present.has(marker) ? kept : toForget).add(marker);
+		await book.forgetNow();
+		for (const key of unsent) if (present.has(acceptedMarker(key))) verdicts.set(key, 'accepted');
+		return unsent.filter(
+			(key) => !present.has(acceptedMarker(key)) && !present.has(sendingMarker(key)),
+		);
+	});
+	if (still.length === 0) return [];
+	const held = await store.claim(still.map(takeoverMarker), wait);
+	const ours = still.filter((key) => held.ours.includes(takeoverMarker(key)));
+	for (const key of still)
+		if (held.theirs.includes(takeoverMarker(key))) verdicts.set(key, 'concurrent');
+	if (held.unresolved.length > 0) {
+		throw new ClaimNotHeld(
+			`n8n could not make sure that no other run sends the items the crashed run claimed and never sent: ${held.why ?? 'unknown'}`,
+		);
+	}
+	for (const key of ours) {
+		kept.add(takeoverMarker(key));
+		verdicts.set(key, 'new');
+	}
+	return ours;
+}
