@@ -1,0 +1,61 @@
+/**
+ * The code's layout rules (CONTRIBUTING.md): small files, a router that only routes, a ledger
+ * that depends on neither node, and no import circles under nodes/.
+ */
+import fs from 'fs';
+import path from 'path';
+
+const ROOT = path.resolve(__dirname, '..');
+
+function sources(dir: string): string[] {
+	return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+		const relative = path.posix.join(dir, entry.name);
+		if (entry.isDirectory()) return sources(relative);
+		return entry.name.endsWith('.ts') ? [relative] : [];
+	});
+}
+
+const files = [...sources('nodes'), ...sources('credentials')];
+const lineCount = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8').split('\n').length - 1;
+
+/** The files a file imports (relative imports only, resolved to .ts files or index.ts). */
+function importsOf(file: string): string[] {
+	const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+	return [...text.matchAll(/from '(\.[^']*)'/g)].map(([, spec]) => {
+		const target = path.posix.join(path.posix.dirname(file), spec);
+		return fs.existsSync(path.join(ROOT, `${target}.ts`)) ? `${target}.ts` : `${target}/index.ts`;
+	});
+}
+
+test('no file under nodes/ or credentials/ is over 300 lines, the router over 150', () => {
+	expect(files.filter((file) => lineCount(file) > 300)).toEqual([]);
+	expect(lineCount('nodes/WalletPayments/actions/router.ts')).toBeLessThanOrEqual(150);
+});
+
+test('the ledger imports nothing from either node', () => {
+	const ledger = files.filter((file) => file.startsWith('nodes/shared/ledger/'));
+	expect(ledger.length).toBeGreaterThan(5);
+	const outside = ledger.flatMap((file) =>
+		importsOf(file)
+			.filter((target) => !target.startsWith('nodes/shared/ledger/'))
+			.map((target) => `${file} → ${target}`),
+	);
+	expect(outside).toEqual([]);
+});
+
+test('no import circles under nodes/', () => {
+	const circles: string[] = [];
+	const state = new Map<string, 'open' | 'done'>();
+	const visit = (file: string, trail: string[]) => {
+		if (state.get(file) === 'done') return;
+		if (state.get(file) === 'open') {
+			circles.push([...trail.slice(trail.indexOf(file)), file].join(' → '));
+			return;
+		}
+		state.set(file, 'open');
+		for (const target of importsOf(file)) visit(target, [...trail, file]);
+		state.set(file, 'done');
+	};
+	for (const file of files) visit(file, []);
+	expect(circles).toEqual([]);
+});
