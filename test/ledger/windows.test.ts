@@ -1,0 +1,154 @@
+/**
+ * Windows (nodes/shared/ledger/windows.ts): keys reserved a window at a time ahead of the senders,
+ * over a real ledger and the store double. Store calls take the time the double says (fake timers):
+ * a window's size is read from the store calls, as the keys each one records for the first time.
+ */
+import { MAX_WINDOW, RUN_SHARE, SLOW_CALL_MS, SLOW_CALLS, STORE_MS_PER_ITEM } from '../../nodes/shared/ledger/windows';
+import { aProcess, isPending, type Ledger, settled, StoreDouble } from './storeDouble';
+
+const WAIT = 100;
+
+let store: StoreDouble;
+let ledgers: Ledger;
+
+beforeEach(async () => {
+	jest.useFakeTimers({ now: 0 });
+	store = new StoreDouble();
+	ledgers = await aProcess();
+});
+afterEach(() => jest.useRealTimers());
+
+const keyOf = (index: number) => `item-${index}`;
+const itemsOf = (keys: string[], allowResend = false) => keys.map((key, itemIndex) => ({ itemIndex, key, allowResend }));
+const numbered = (count: number) => itemsOf(Array.from({ length: count }, (_, i) => keyOf(i)));
+function open(items: ReturnType<typeof itemsOf>, inFlight: number, queueMode = false) {
+	const ledger = ledgers.openLedger(store.context(queueMode ? { queueMode, claimWaitMs: WAIT } : {}), 'n8n-run:first');
+	return { ledger, ahead: ledgers.windows(ledger, items, inFlight) };
+}
+/** Sends the first `count` items one after another, as a router with nothing else in flight would. */
+async function sendFirst(ahead: ReturnType<typeof open>['ahead'], count: number) {
+	for (let i = 0; i < count; i++) {
+		await settled(ahead.verdictFor(i));
+		ahead.finished(i);
+	}
+}
+/** The size of each window: the keys each store call recorded for the first time. */
+function windowSizes(): number[] {
+	const seen = new Set<string>();
+	const sizes: number[] = [];
+	for (const values of store.records()) {
+		// Keys recorded before are checks of earlier writes (verify.ts), not this window's.
+		const keys = values.filter((value) => /^item-\d+$/.test(value) && !seen.has(value));
+		keys.forEach((key) => seen.add(key));
+		if (keys.length > 0) sizes.push(keys.length);
+	}
+	return sizes;
+}
+const SLOW = 30;
+
+describe('window sizes', () => {
+	test('fast store calls: windows of Items per Batch', async () => {
+		const { ahead } = open(numbered(12), 3);
+		await sendFirst(ahead, 12);
+		expect(windowSizes()).toEqual([3, 3, 3, 3]);
+	});
+
+	test(`after ${SLOW_CALLS} slow calls: as many items as keep the store below ${STORE_MS_PER_ITEM} ms each`, async () => {
+		expect(SLOW).toBeGreaterThanOrEqual(SLOW_CALL_MS);
+		store.latency = () => SLOW;
+		const { ahead } = open(numbered(4000), 2); // a RUN_SHARE-th of the run: 200, more than 60
+		await sendFirst(ahead, 2 + 2 + 2 + 60 + 60);
+		expect(windowSizes()).toEqual([2, 2, 2, SLOW / STORE_MS_PER_ITEM, SLOW / STORE_MS_PER_ITEM]);
+	});
+
+	test(`calls just under ${SLOW_CALL_MS} ms, or one fast call among ${SLOW_CALLS}, keep Items per Batch`, async () => {
+		store.latency = () => SLOW_CALL_MS - 1;
+		await sendFirst(open(numbered(4000), 2).ahead, 20);
+		expect(windowSizes()).toEqual(Array(10).fill(2));
+
+		store = new StoreDouble();
+		store.latency = (_call, index) => (index === 2 ? 5 : SLOW); // the third call is fast
+		await sendFirst(open(numbered(4000), 2).ahead, 2 * 6 + 60);
+		expect(windowSizes()).toEqual([2, 2, 2, 2, 2, 2, 60]);
+	});
+
+	test(`capped by a ${RUN_SHARE}th of the run (never under Items per Batch)`, async () => {
+		store.latency = () => SLOW;
+		await sendFirst(open(numbered(400), 2).ahead, 2 * 3 + 20 * 2);
+		expect(windowSizes()).toEqual([2, 2, 2, 400 / RUN_SHARE, 400 / RUN_SHARE]);
+
+		store = new StoreDouble();
+		store.latency = () => SLOW;
+		await sendFirst(open(numbered(40), 8).ahead, 40);
+		expect(windowSizes()).toEqual([8, 8, 8, 8, 8]);
+	});
+
+	test(`capped by MAX_WINDOW (${MAX_WINDOW})`, async () => {
+		store.latency = () => 600; // would ask for 1,200 items a window
+		await sendFirst(open(numbered(40_000), 2).ahead, 2 * 3 + MAX_WINDOW + 1);
+		expect(windowSizes()).toEqual([2, 2, 2, MAX_WINDOW, MAX_WINDOW]);
+	});
+
+	test('queue mode: the largest window from the start (each reservation is a claim that waits)', async () => {
+		const { ahead } = open(numbered(100), 2, true);
+		await sendFirst(ahead, 12);
+		expect(windowSizes()).toEqual([100 / RUN_SHARE, 100 / RUN_SHARE, 100 / RUN_SHARE]);
+	});
+});
+
+describe('a key repeated in one run', () => {
+	test.each([
+		{ first: 'accepted', then: (ledger: ReturnType<typeof open>['ledger']) => ledger.accepted('a'), repeat: 'accepted' },
+		{ first: 'refused (released)', then: (ledger: ReturnType<typeof open>['ledger']) => ledger.release('a'), repeat: 'new' },
+		{ first: 'without a clear answer', then: () => undefined, repeat: 'unknown' },
+	])('waits for the first item; the first $first: the repeat is $repeat', async ({ then, repeat }) => {
+		const { ledger, ahead } = open(itemsOf(['a', 'b', 'a', 'c']), 4);
+		await expect(settled(ahead.verdictFor(0))).resolves.toBe('new');
+		const repeated = ahead.verdictFor(2);
+		await jest.advanceTimersByTimeAsync(10_000);
+		expect(await isPending(repeated)).toBe(true);
+		expect(store.records()).toEqual([['n8n-run:first', 'a', 'b', 'c']]); // reserved without the repeat
+		then(ledger);
+		ahead.finished(0);
+		await expect(settled(repeated)).resolves.toBe(repeat);
+		// Reserved on its own, after the first item was done (b and c may come along, checked: verify.ts).
+		expect(store.records()[1].slice(0, 2)).toEqual(['n8n-run:first', 'a']);
+	});
+});
+
+test('releaseUnsent releases the keys reserved new and never started, only those', async () => {
+	store.seed(['item-2']); // reserved by an earlier run
+	const { ledger, ahead } = open(numbered(6), 3);
+	await settled(ahead.verdictFor(0));
+	ahead.finished(0); // item 1 (new) and item 2 (unknown) never start: the run stopped
+	await settled(ahead.releaseUnsent());
+	await settled(ledger.flush());
+	expect(store.calls.filter((call) => call.kind === 'remove').map((call) => call.values)).toEqual([
+		['item-2#accepted'], // item 2 was asked whether it was accepted when reserved (states.test.ts)
+		['item-1', 'item-1#accepted', 'item-1#claimed', 'item-1#sending', 'item-1#takeover'],
+	]);
+	expect(store.row()).toEqual(expect.arrayContaining(['item-0', 'item-2']));
+	expect(store.row()).not.toContain('item-1');
+});
+
+test('a store failure fails that window and every later verdictFor, with no other store call', async () => {
+	const broken = new Error('connection terminated');
+	store.fail(() => true, broken);
+	const { ahead } = open(itemsOf(['a', 'b', 'c', 'd', 'a']), 2);
+	// Two in flight at a time, as the router keeps Items per Batch: every position of a failed window
+	// is asked for (one nobody has asked for yet rejects with no handler: windows.ts).
+	const inFlight = async (...indexes: number[]) =>
+		await settled(Promise.allSettled(indexes.map(async (index) => await ahead.verdictFor(index))));
+	expect(await inFlight(0, 1)).toEqual([
+		{ status: 'rejected', reason: broken },
+		{ status: 'rejected', reason: broken },
+	]);
+	expect(await inFlight(2, 3)).toEqual([
+		{ status: 'rejected', reason: broken },
+		{ status: 'rejected', reason: broken },
+	]);
+	ahead.finished(0);
+	await expect(settled(ahead.verdictFor(4))).rejects.toBe(broken); // the repeat of 'a'
+	expect(store.calls).toHaveLength(1);
+	await expect(settled(ahead.releaseUnsent())).resolves.toBeUndefined();
+});
