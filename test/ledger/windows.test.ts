@@ -3,6 +3,9 @@
  * over a real ledger and the store double. Store calls take the time the double says (fake timers):
  * a window's size is read from the store calls, as the keys each one records for the first time.
  */
+import { spawnSync } from 'child_process';
+import path from 'path';
+
 import { MAX_WINDOW, RUN_SHARE, SLOW_CALL_MS, SLOW_CALLS, STORE_MS_PER_ITEM } from '../../nodes/shared/ledger/windows';
 import { aProcess, isPending, type Ledger, settled, StoreDouble } from './storeDouble';
 
@@ -151,4 +154,31 @@ test('a store failure fails that window and every later verdictFor, with no othe
 	await expect(settled(ahead.verdictFor(4))).rejects.toBe(broken); // the repeat of 'a'
 	expect(store.calls).toHaveLength(1);
 	await expect(settled(ahead.releaseUnsent())).resolves.toBeUndefined();
+});
+
+test('a failed window whose items nobody asks for leaves no unhandled rejection (the run stopped first)', () => {
+	// Jest keeps unhandled rejections to itself: a plain Node process, which exits 1 on one, runs it.
+	const script = `
+		const { StoreDouble } = require('./test/ledger/storeDouble');
+		const ledgers = require('./nodes/shared/ledger');
+		(async () => {
+			const store = new StoreDouble();
+			store.fail(() => true, new Error('connection terminated'));
+			const ledger = ledgers.openLedger(store.context({ queueMode: true, claimWaitMs: 100 }), 'n8n-run:first');
+			// Queue mode: windows of 3 (a 20th of the run); only the first item is asked for.
+			const ahead = ledgers.windows(ledger, Array.from({ length: 60 }, (_, itemIndex) => ({ itemIndex, key: 'item-' + itemIndex, allowResend: false })), 2);
+			await ahead.verdictFor(0).catch(() => undefined);
+			// The router ends the run a moment later (other I/O first).
+			await new Promise((resolve) => setTimeout(resolve, 20));
+			await ahead.releaseUnsent();
+			await new Promise((resolve) => setTimeout(resolve, 50));
+			console.log('done');
+		})();
+	`;
+	const run = spawnSync(process.execPath, ['--unhandled-rejections=strict', '-r', 'ts-node/register/transpile-only', '-e', script], {
+		cwd: path.resolve(__dirname, '../..'),
+		encoding: 'utf8',
+	});
+	expect({ status: run.status, stderr: run.stderr.split('\n')[0] }).toEqual({ status: 0, stderr: '' });
+	expect(run.stdout).toContain('done');
 });

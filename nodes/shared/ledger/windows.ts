@@ -107,11 +107,12 @@ export function windows(ledger: Ledger, items: LedgerItem[], inFlight: number) {
 		}
 		if (window.length === 0) return;
 		const call = reserveInOrder(window);
-		for (const p of window)
-			verdicts.set(
-				p,
-				call.then((result) => result.get(items[p].key)!),
-			);
+		for (const p of window) {
+			const verdict = call.then((result) => result.get(items[p].key)!);
+			// Positions nobody asks for (the run stopped first) must not reject unhandled.
+			verdict.catch(() => undefined);
+			verdicts.set(p, verdict);
+		}
 	};
 	/** Resolves when the item at `position` is done. */
 	const doneWith = (position: number) => {
