@@ -92,7 +92,15 @@ describe.each(['payout-one-process', 'payout-queue-mode', 'swap-finalize-one-pro
 		await prepareSandbox(sandbox.sandbox, s.sandbox);
 		const result = await runNodeScenario(sandbox.sandbox, s);
 		expect(result.error).toBeUndefined();
-		expect(comparable(processedValues(s.workflowId, s.nodeId))).toEqual(comparable(rowOf(s)));
+		// Claim tokens aside: queue mode claims a chunk of keys at a time now (one token where 0.1.0
+		// wrote one per window), so there are fewer of them, of the same form.
+		const isToken = (value: string) => value.startsWith('n8n-claim:');
+		const now = comparable(processedValues(s.workflowId, s.nodeId));
+		const then = comparable(rowOf(s));
+		expect(now.filter((value) => !isToken(value))).toEqual(then.filter((value) => !isToken(value)));
+		const tokens = [now.filter(isToken).length, then.filter(isToken).length];
+		expect(tokens[0] > 0).toBe(tokens[1] > 0);
+		expect(tokens[0]).toBeLessThanOrEqual(tokens[1]);
 	});
 });
 

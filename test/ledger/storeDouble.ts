@@ -203,9 +203,10 @@ export class StoreDouble {
 /**
  * The ledger as one n8n process has it: its own instance of the ledger's modules, so its own queue
  * of store calls and its own warmed-up rows (store.ts). n8n-workflow is shared (loading it again is
- * slow, and it holds no state the ledger uses).
+ * slow, and it holds no state the ledger uses). `markOnReserve`: ledgers mark what they reserve
+ * sending at once (sendingAtOnce); the windows mark it themselves.
  */
-export async function aProcess(): Promise<Ledger> {
+export async function aProcess({ markOnReserve = true } = {}): Promise<Ledger> {
 	// jest isolates one module registry at a time: loads are made one after another.
 	const load = loading.then(async () => {
 		let loaded: Ledger | undefined;
@@ -213,10 +214,32 @@ export async function aProcess(): Promise<Ledger> {
 			jest.doMock('n8n-workflow', () => workflow);
 			loaded = await import('../../nodes/shared/ledger');
 		});
-		return loaded!;
+		return markOnReserve ? sendingAtOnce(loaded!) : loaded!;
 	});
 	loading = load.catch(() => undefined);
 	return await load;
+}
+
+/**
+ * Ledgers of a run that sends what it reserves at once: `reserve` marks the keys it reserved
+ * sending right away (ledger.markSending), as the windows do right before a window's first
+ * request leaves.
+ */
+function sendingAtOnce(module: Ledger): Ledger {
+	return {
+		...module,
+		openLedger: (context, mark) => {
+			const ledger = module.openLedger(context, mark);
+			return {
+				...ledger,
+				reserve: async (keys, resend, written) => {
+					const verdicts = await ledger.reserve(keys, resend, written);
+					await ledger.markSending(keys);
+					return verdicts;
+				},
+			};
+		},
+	};
 }
 let loading: Promise<unknown> = Promise.resolve();
 

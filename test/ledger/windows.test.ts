@@ -6,7 +6,7 @@
 import { spawnSync } from 'child_process';
 import path from 'path';
 
-import { MAX_WINDOW, RUN_SHARE, SLOW_CALL_MS, SLOW_CALLS, STORE_MS_PER_ITEM } from '../../nodes/shared/ledger/windows';
+import { CLAIM_CHUNK, MAX_WINDOW, RUN_SHARE, SLOW_CALL_MS, SLOW_CALLS, STORE_MS_PER_ITEM } from '../../nodes/shared/ledger/windows';
 import { aProcess, isPending, type Ledger, settled, StoreDouble } from './storeDouble';
 
 const WAIT = 100;
@@ -17,7 +17,7 @@ let ledgers: Ledger;
 beforeEach(async () => {
 	jest.useFakeTimers({ now: 0 });
 	store = new StoreDouble();
-	ledgers = await aProcess();
+	ledgers = await aProcess({ markOnReserve: false });
 });
 afterEach(() => jest.useRealTimers());
 
@@ -92,10 +92,30 @@ describe('window sizes', () => {
 		expect(windowSizes()).toEqual([2, 2, 2, MAX_WINDOW, MAX_WINDOW]);
 	});
 
-	test('queue mode: the largest window from the start (each reservation is a claim that waits)', async () => {
+	/** The number of #sending markers each store call wrote. */
+	const markedSending = () =>
+		store
+			.records()
+			.map((values) => values.filter((value) => value.endsWith('#sending')).length)
+			.filter((count) => count > 0);
+
+	test('queue mode: keys claimed a chunk at a time, windows of the largest size marked sending one by one', async () => {
 		const { ahead } = open(numbered(100), 2, true);
 		await sendFirst(ahead, 12);
-		expect(windowSizes()).toEqual([100 / RUN_SHARE, 100 / RUN_SHARE, 100 / RUN_SHARE]);
+		expect(windowSizes()).toEqual([100]);
+		expect(markedSending()).toEqual([100 / RUN_SHARE, 100 / RUN_SHARE, 100 / RUN_SHARE]);
+	});
+
+	test(`queue mode: chunks of ${CLAIM_CHUNK}, claimed two ahead of the item asking, their waits overlapping`, async () => {
+		const { ahead } = open(numbered(2 * CLAIM_CHUNK + 500), 2, true);
+		await sendFirst(ahead, 1);
+		// Both chunks were claimed for the first item, the second's first write made before the first's
+		// check: their claim waits overlap.
+		expect(windowSizes()).toEqual([CLAIM_CHUNK, CLAIM_CHUNK]);
+		const [first, second, check] = store.records();
+		expect([first.includes(keyOf(0)), second.includes(keyOf(CLAIM_CHUNK)), check.length]).toEqual([true, true, 1]);
+		await sendFirst(ahead, CLAIM_CHUNK + 1);
+		expect(windowSizes()).toEqual([CLAIM_CHUNK, CLAIM_CHUNK, 500]);
 	});
 });
 

@@ -15,8 +15,19 @@ export interface Ledger {
 	/**
 	 * Records the keys (the items about to be sent); returns what each one is: new, or recorded
 	 * before with what its send saw. Keys in `resend` (Allow Resend) forget what they saw.
+	 * `written` is called once the first store call is made (queue mode: before the claim's wait).
 	 */
-	reserve(keys: string[], resend: ReadonlySet<string>): Promise<Map<string, Verdict>>;
+	reserve(
+		keys: string[],
+		resend: ReadonlySet<string>,
+		written?: () => void,
+	): Promise<Map<string, Verdict>>;
+	/**
+	 * Queue mode: the last store call before these keys' requests leave, marking the ones this run
+	 * sends (reserved new, taken over, or sent again with Allow Resend) `#sending`. Nothing to do in
+	 * one n8n process.
+	 */
+	markSending(keys: string[]): Promise<void>;
 	/** The service accepted the item (recorded with the next store call). */
 	accepted(key: string): void;
 	/** The item was refused, or never sent: its record goes (with the next store call). */
@@ -33,8 +44,10 @@ export interface Ledger {
 export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
 	const book = openBook(context, mark);
 	const { store, kept, toForget, crossWait, recordWith, forget, forgetNow } = book;
+	/** Queue mode: keys reserved for this run to send, not yet marked sending. */
+	const sendingDue = new Set<string>();
 
-	const reserve = async (keys: string[], resend: ReadonlySet<string>) => {
+	const reserve = async (keys: string[], resend: ReadonlySet<string>, written?: () => void) => {
 		const wait = await crossWait();
 		const queue = wait !== undefined && keys.length > 0;
 		const token = queue ? claimToken() : undefined;
@@ -88,6 +101,7 @@ export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
 			await forgetNow();
 			return verdicts;
 		});
+		written?.();
 		if (!queue || wait === undefined) return verdicts;
 		const taken = unsent.length > 0 ? await takeOver(book, unsent, verdicts, wait) : [];
 		const fresh = keys.filter((key) => verdicts.get(key) === 'new' && !taken.includes(key));
@@ -107,12 +121,17 @@ export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
 			ours = held.ours;
 		}
 		// Allow Resend sends a key recorded before: it is marked sending like a new one.
-		await book.markSending([...ours, ...taken, ...resending], wait);
+		for (const key of [...ours, ...taken, ...resending]) sendingDue.add(key);
 		return verdicts;
 	};
 
 	return {
 		reserve,
+		markSending: async (keys: string[]) => {
+			const due = keys.filter((key) => sendingDue.delete(key));
+			const wait = await crossWait();
+			if (due.length > 0 && wait !== undefined) await book.markSending(due, wait);
+		},
 		accepted: book.accepted,
 		release: forget,
 		crossWait,

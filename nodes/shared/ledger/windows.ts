@@ -9,13 +9,19 @@
  * share below STORE_MS_PER_ITEM per item. "Slow" is the fastest of the last SLOW_CALLS calls
  * reaching SLOW_CALL_MS: a large row makes every call slow, a busy database only some of them.
  * A window is also at most a RUN_SHARE-th of the run (never less than Items per Batch), so a
- * small run keeps small windows whatever its store calls cost. In queue mode every window's
- * reservation is a claim that waits (claim.ts), so windows are that largest size from the start.
- * A window is reserved when its first item is about to be sent, not earlier, so that few items
- * are reserved and not yet sent at any moment. Items reserved but never sent (the run stopped on
- * a failed item) are released at the end; if n8n dies mid-run, they stay reserved, and a Retry
- * reports them (at most the last window and what was in flight of the one before) as already
- * submitted with an unknown outcome, or in queue mode takes them over (takeover.ts).
+ * small run keeps small windows whatever its store calls cost. A window is reserved when its
+ * first item is about to be sent, not earlier, so that few items are reserved and not yet sent at
+ * any moment. Items reserved but never sent (the run stopped on a failed item) are released at
+ * the end; if n8n dies mid-run, they stay reserved, and a Retry reports them (at most the last
+ * window and what was in flight of the one before) as already submitted with an unknown outcome.
+ *
+ * In queue mode a reservation is a claim that waits (claim.ts). So keys are claimed ahead, in
+ * chunks of up to CLAIM_CHUNK items, each chunk's claim starting once the one before made its
+ * first store call: the waits overlap each other and the sending, and a run waits about one claim
+ * wait in all, not one per window. Windows, of the largest size from the start, are then marked
+ * sending one at a time, right before their first item leaves: keys claimed and never marked
+ * (the run died first) are taken over by a Retry (takeover.ts); only a window that started
+ * sending can leave rows with an unknown outcome.
  *
  * An item whose key came earlier in the same run waits until that item is done, then is reserved
  * on its own: it is already submitted, or sent if the earlier one was refused.
@@ -44,6 +50,11 @@ export const RUN_SHARE = 20;
 /** The largest window: the most items a Retry after a crash may report with an unknown outcome. */
 export const MAX_WINDOW = 1000;
 
+/** Queue mode: the most items one claim covers. */
+export const CLAIM_CHUNK = 1000;
+/** Queue mode: how many chunks are claimed ahead of the item asking. */
+const CHUNKS_AHEAD = 2;
+
 export function windows(ledger: Ledger, items: LedgerItem[], inFlight: number) {
 	const positionOf = new Map(items.map((item, position) => [item.itemIndex, position]));
 	const firstOfKey = new Map<string, number>();
@@ -68,52 +79,86 @@ export function windows(ledger: Ledger, items: LedgerItem[], inFlight: number) {
 	/** Store calls one after another; the first failure fails every later reservation. */
 	let calls: Promise<unknown> = Promise.resolve();
 	let failure: { error: unknown } | undefined;
+	/** Queue mode (known at the first item): claims ahead, windows marked sending. */
+	let crossProcess: Promise<boolean> | undefined;
+	/** Queue mode: the window of each position, to be marked sending before its first item leaves. */
+	const windowOf = new Map<number, { keys: string[]; marked?: Promise<void> }>();
 
 	const resendOf = (positions: number[]) =>
 		new Set(positions.filter((p) => items[p].allowResend).map((p) => items[p].key));
-	const reserveInOrder = (positions: number[]): Promise<Map<string, Verdict>> => {
+	/**
+	 * Reserves the keys at `positions` after every reservation before it; `ahead` (queue mode): the
+	 * next reservation starts once this one made its first store call, not once its claim held.
+	 */
+	const reserveInOrder = (positions: number[], ahead = false): Promise<Map<string, Verdict>> => {
+		let written!: () => void;
+		const firstCall = new Promise<void>((resolve) => (written = resolve));
 		const call = calls.then(async () => {
 			if (failure) throw failure.error;
 			const callStart = Date.now();
 			const result = await ledger.reserve(
 				positions.map((p) => items[p].key),
 				resendOf(positions),
+				written,
 			);
 			callMs.push(Date.now() - callStart);
 			if (callMs.length > SLOW_CALLS) callMs.shift();
 			return result;
 		});
-		calls = call.catch((error: unknown) => {
+		const over = call.catch((error: unknown) => {
 			failure ??= { error };
 		});
+		calls = ahead ? Promise.race([firstCall, over]) : over;
 		return call;
 	};
 	// Only calls that are all slow (a large row) make windows larger: a database's round trip, or
 	// a moment of load, does not.
-	/** Queue mode: each window's reservation is a claim that waits, so windows are the largest. */
-	let crossProcess = false;
 	const windowSize = () => {
-		if (crossProcess) return largestWindow;
 		const slowest = callMs.length < SLOW_CALLS ? 0 : Math.min(...callMs);
 		if (slowest < SLOW_CALL_MS) return inFlight;
 		return Math.min(largestWindow, Math.max(inFlight, Math.ceil(slowest / STORE_MS_PER_ITEM)));
 	};
-	const reserveNextWindow = () => {
-		const size = windowSize();
-		const window: number[] = [];
-		while (reservedUpTo < items.length && window.length < size) {
-			if (!repeatOf.has(reservedUpTo)) window.push(reservedUpTo);
+	/** The next positions that are not repeats, at most `size` of them. */
+	const nextPositions = (size: number) => {
+		const positions: number[] = [];
+		while (reservedUpTo < items.length && positions.length < size) {
+			if (!repeatOf.has(reservedUpTo)) positions.push(reservedUpTo);
 			reservedUpTo++;
 		}
-		if (window.length === 0) return;
-		const call = reserveInOrder(window);
-		for (const p of window) {
+		return positions;
+	};
+	const reserve = (positions: number[], ahead: boolean) => {
+		if (positions.length === 0) return;
+		const call = reserveInOrder(positions, ahead);
+		for (const p of positions) {
 			const verdict = call.then((result) => result.get(items[p].key)!);
 			// Positions nobody asks for (the run stopped first) must not reject unhandled.
 			verdict.catch(() => undefined);
 			verdicts.set(p, verdict);
 		}
 	};
+	/** Queue mode: chunks up to CHUNKS_AHEAD past `position`, each split into windows. */
+	const claimAhead = (position: number) => {
+		while (reservedUpTo < items.length && reservedUpTo < position + CHUNKS_AHEAD * CLAIM_CHUNK) {
+			const chunk = nextPositions(CLAIM_CHUNK);
+			for (let at = 0; at < chunk.length; at += largestWindow) {
+				const window = { keys: chunk.slice(at, at + largestWindow).map((p) => items[p].key) };
+				for (const p of chunk.slice(at, at + largestWindow)) windowOf.set(p, window);
+			}
+			reserve(chunk, true);
+		}
+	};
+	/** Queue mode: marks the window sending (once), after every reservation so far. */
+	const markSending = (window: { keys: string[]; marked?: Promise<void> }) =>
+		(window.marked ??= calls.then(async () => {
+			if (failure) throw failure.error;
+			try {
+				await ledger.markSending(window.keys);
+			} catch (error) {
+				failure ??= { error };
+				throw error;
+			}
+		}));
 	/** Resolves when the item at `position` is done. */
 	const doneWith = (position: number) => {
 		let promise = finishedAt.get(position);
@@ -128,15 +173,24 @@ export function windows(ledger: Ledger, items: LedgerItem[], inFlight: number) {
 		/** Waits until the item's key is recorded; what it is (new, or sent by an earlier run). */
 		verdictFor: async (itemIndex: number): Promise<Verdict> => {
 			const position = positionOf.get(itemIndex)!;
-			started.add(position);
 			const first = repeatOf.get(position);
 			if (first !== undefined) {
 				await doneWith(first);
 				const result = await reserveInOrder([position]);
+				await ledger.markSending([items[position].key]);
+				started.add(position);
 				return result.get(items[position].key)!;
 			}
-			if (reservedUpTo <= position) crossProcess = (await ledger.crossWait()) !== undefined;
-			while (reservedUpTo <= position) reserveNextWindow();
+			crossProcess ??= ledger.crossWait().then((wait) => wait !== undefined);
+			if (await crossProcess) {
+				claimAhead(position);
+				const verdict = await verdicts.get(position)!;
+				await markSending(windowOf.get(position)!);
+				started.add(position);
+				return verdict;
+			}
+			while (reservedUpTo <= position) reserve(nextPositions(windowSize()), false);
+			started.add(position);
 			return await verdicts.get(position)!;
 		},
 		/** The item is done (sent, refused, failed or already submitted). */
@@ -148,6 +202,9 @@ export function windows(ledger: Ledger, items: LedgerItem[], inFlight: number) {
 		/** Releases the keys of items reserved new but never started (the run stopped before them). */
 		releaseUnsent: async () => {
 			await calls;
+			await Promise.all(
+				[...verdicts.values()].map(async (verdict) => await verdict.catch(() => undefined)),
+			);
 			const unsent = [...verdicts.keys()].filter((p) => !started.has(p));
 			for (const p of unsent) {
 				const verdict = await verdicts.get(p)!.catch(() => undefined);
