@@ -3,7 +3,7 @@
  * sent (`#claimed`, neither `#sending` nor `#accepted`); after takeoverWaitMs it claims `#takeover`
  * and sends them. Keys sending or accepted, or met by a run that is not a Retry, are not taken over.
  */
-import { takeoverWaitMs } from '../../nodes/shared/ledger/takeover';
+import { FRESH_CLAIM_WAITS, takeoverWaitMs } from '../../nodes/shared/ledger/takeover';
 import { aProcess, isToken, type Ledger, settled, StoreDouble } from './storeDouble';
 
 const WAIT = 100;
@@ -113,4 +113,32 @@ test('two Retries at once (two processes): one takes the key over, the other is 
 	expect([a.get('k1'), b.get('k1')].sort()).toEqual(['concurrent', 'new']);
 	// The sending markers' call (the run's mark first) is made by the one that took it over only.
 	expect(store.calls.filter((call) => call.values[0] === RETRY && call.values[1] === 'k1#sending')).toHaveLength(1);
+});
+
+describe('the original run alive, its window reached long after its claim (keys claimed ahead)', () => {
+	/** The original claims k1, then reaches its window `late` ms after; a Retry starts meanwhile. */
+	async function race(late: number) {
+		const originals = await aProcess({ markOnReserve: false });
+		const original = originals.openLedger(store.context({ process: 'original', queueMode: true, claimWaitMs: WAIT, mode: 'trigger' }), RETRY);
+		const claimed = await settled(original.reserve(['k1'], none));
+		const retrying = open('retry').reserve(['k1'], none);
+		const marking = new Promise((resolve) => setTimeout(resolve, late)).then(async () => await original.markSending(['k1']));
+		const [retried, takenOver] = await settled(Promise.all([retrying, marking]));
+		const originalSends = claimed.get('k1') === 'new' && !takenOver.has('k1');
+		return { originalSends, retrySends: retried.get('k1') === 'new' };
+	}
+
+	test(`reached after ${FRESH_CLAIM_WAITS} claim waits, before the Retry looks again: it claims k1#takeover first and sends; the Retry does not`, async () => {
+		expect(await race(FRESH_CLAIM_WAITS * WAIT + WAIT)).toEqual({ originalSends: true, retrySends: false });
+		expect(store.row()).toEqual(expect.arrayContaining(['k1#takeover', 'k1#sending']));
+	});
+
+	test('reached after the Retry took it over: the original does not send it (concurrent), the Retry does', async () => {
+		expect(await race(TAKEOVER + 5 * WAIT)).toEqual({ originalSends: false, retrySends: true });
+	});
+
+	test(`reached within ${FRESH_CLAIM_WAITS} claim waits: marked sending at once, and the Retry leaves it alone`, async () => {
+		expect(await race(WAIT)).toEqual({ originalSends: true, retrySends: false });
+		expect(store.row()).not.toContain('k1#takeover');
+	});
 });

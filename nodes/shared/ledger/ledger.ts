@@ -9,7 +9,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { ClaimNotHeld, openBook } from './book';
 import { acceptedMarker, claimedMarker, claimToken, sendingMarker, type Verdict } from './states';
-import { takeOver } from './takeover';
+import { FRESH_CLAIM_WAITS, keepFromTakeover, takeOver } from './takeover';
 
 export interface Ledger {
 	/**
@@ -24,10 +24,11 @@ export interface Ledger {
 	): Promise<Map<string, Verdict>>;
 	/**
 	 * Queue mode: the last store call before these keys' requests leave, marking the ones this run
-	 * sends (reserved new, taken over, or sent again with Allow Resend) `#sending`. Nothing to do in
-	 * one n8n process.
+	 * sends (reserved new, taken over, or sent again with Allow Resend) `#sending`. Returns the keys
+	 * a Retry took over meanwhile (not to be sent: another run sends them). Nothing to do in one n8n
+	 * process.
 	 */
-	markSending(keys: string[]): Promise<void>;
+	markSending(keys: string[]): Promise<Set<string>>;
 	/** The service accepted the item (recorded with the next store call). */
 	accepted(key: string): void;
 	/** The item was refused, or never sent: its record goes (with the next store call). */
@@ -44,8 +45,8 @@ export interface Ledger {
 export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
 	const book = openBook(context, mark);
 	const { store, kept, toForget, crossWait, recordWith, forget, forgetNow } = book;
-	/** Queue mode: keys reserved for this run to send, not yet marked sending. */
-	const sendingDue = new Set<string>();
+	/** Queue mode: keys reserved for this run to send, not yet marked sending, with when their claim held. */
+	const sendingDue = new Map<string, number>();
 
 	const reserve = async (keys: string[], resend: ReadonlySet<string>, written?: () => void) => {
 		const wait = await crossWait();
@@ -121,16 +122,26 @@ export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
 			ours = held.ours;
 		}
 		// Allow Resend sends a key recorded before: it is marked sending like a new one.
-		for (const key of [...ours, ...taken, ...resending]) sendingDue.add(key);
+		const heldAt = Date.now();
+		for (const key of [...ours, ...taken, ...resending]) sendingDue.set(key, heldAt);
 		return verdicts;
 	};
 
 	return {
 		reserve,
 		markSending: async (keys: string[]) => {
-			const due = keys.filter((key) => sendingDue.delete(key));
 			const wait = await crossWait();
-			if (due.length > 0 && wait !== undefined) await book.markSending(due, wait);
+			const due = keys.filter((key) => sendingDue.has(key));
+			if (due.length === 0 || wait === undefined) return new Set<string>();
+			const now = Date.now();
+			const stale = due.filter((key) => now - sendingDue.get(key)! >= FRESH_CLAIM_WAITS * wait);
+			for (const key of due) sendingDue.delete(key);
+			const kept = stale.length > 0 ? await keepFromTakeover(book, stale, wait) : undefined;
+			await book.markSending(
+				due.filter((key) => !stale.includes(key) || kept!.ours.includes(key)),
+				wait,
+			);
+			return new Set(kept?.theirs);
 		},
 		accepted: book.accepted,
 		release: forget,

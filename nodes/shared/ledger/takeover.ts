@@ -13,10 +13,41 @@ import { acceptedMarker, sendingMarker, takeoverMarker, type Verdict } from './s
  * How long a Retry waits before it sends a key that an earlier run claimed and never marked
  * sending: the longest another run's claim can take from its first write to its sending markers
  * (CLAIM_ROUNDS attempts, each a write, a wait of at most 1.5 claim waits and a check, every call
- * shorter than the claim wait or the claim fails closed, then the sending markers' call, also
- * shorter), so that a claim still alive has marked its keys sending by then.
+ * shorter than the claim wait or the claim fails closed; then at most FRESH_CLAIM_WAITS claim
+ * waits until the key's window starts sending, and the sending markers' call, also shorter than
+ * the claim wait), so that a claim still alive has marked its keys sending by then.
  */
-export const takeoverWaitMs = (claimWaitMs: number) => (CLAIM_ROUNDS * 3.5 + 1) * claimWaitMs;
+export const takeoverWaitMs = (claimWaitMs: number) =>
+	(CLAIM_ROUNDS * 3.5 + FRESH_CLAIM_WAITS + 1) * claimWaitMs;
+
+/**
+ * How long, in claim waits, a run may mark a claimed key sending after its claim held (keys are
+ * claimed ahead of their window: windows.ts). Later, it must claim the key's takeover marker
+ * first (keepFromTakeover), as a Retry does, so that a Retry that waited takeoverWaitMs and found
+ * the key still not sending cannot send it too.
+ */
+export const FRESH_CLAIM_WAITS = 10;
+
+/**
+ * Claims the takeover markers of keys this run claimed too long ago to mark them sending as they
+ * are: `ours` may be sent now, `theirs` were taken over by a Retry (another run sends them).
+ */
+export async function keepFromTakeover(
+	book: Book,
+	keys: string[],
+	wait: number,
+): Promise<{ ours: string[]; theirs: string[] }> {
+	const held = await book.store.claim(keys.map(takeoverMarker), wait);
+	if (held.unresolved.length > 0) {
+		for (const key of keys) book.forget(key);
+		throw new ClaimNotHeld(
+			`n8n could not make sure that no Retry sends these items at the same moment: ${held.why ?? 'unknown'}`,
+		);
+	}
+	const ours = keys.filter((key) => held.ours.includes(takeoverMarker(key)));
+	for (const key of ours) book.kept.add(takeoverMarker(key));
+	return { ours, theirs: keys.filter((key) => held.theirs.includes(takeoverMarker(key))) };
+}
 
 /**
  * `unsent` keys were claimed by an earlier run that never marked them sending: the dead run, or

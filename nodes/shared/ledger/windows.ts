@@ -55,6 +55,13 @@ export const CLAIM_CHUNK = 1000;
 /** Queue mode: how many chunks are claimed ahead of the item asking. */
 const CHUNKS_AHEAD = 2;
 
+/** Queue mode: items marked sending together, right before the first of them leaves. */
+interface SendingWindow {
+	keys: string[];
+	/** The marking: the keys a Retry took over meanwhile. */
+	marked?: Promise<Set<string>>;
+}
+
 export function windows(ledger: Ledger, items: LedgerItem[], inFlight: number) {
 	const positionOf = new Map(items.map((item, position) => [item.itemIndex, position]));
 	const firstOfKey = new Map<string, number>();
@@ -82,7 +89,7 @@ export function windows(ledger: Ledger, items: LedgerItem[], inFlight: number) {
 	/** Queue mode (known at the first item): claims ahead, windows marked sending. */
 	let crossProcess: Promise<boolean> | undefined;
 	/** Queue mode: the window of each position, to be marked sending before its first item leaves. */
-	const windowOf = new Map<number, { keys: string[]; marked?: Promise<void> }>();
+	const windowOf = new Map<number, SendingWindow>();
 
 	const resendOf = (positions: number[]) =>
 		new Set(positions.filter((p) => items[p].allowResend).map((p) => items[p].key));
@@ -148,16 +155,19 @@ export function windows(ledger: Ledger, items: LedgerItem[], inFlight: number) {
 			reserve(chunk, true);
 		}
 	};
-	/** Queue mode: marks the window sending (once), after every reservation so far. */
-	const markSending = (window: { keys: string[]; marked?: Promise<void> }) =>
+	/**
+	 * Queue mode: marks the window sending (once), after every reservation so far; the keys a Retry
+	 * took over meanwhile.
+	 */
+	const markSending = (window: SendingWindow) =>
 		(window.marked ??= calls.then(async () => {
 			if (failure) throw failure.error;
-			try {
-				await ledger.markSending(window.keys);
-			} catch (error) {
+			const marking = ledger.markSending(window.keys);
+			// A failed marking fails every later window too (as a failed reservation does).
+			marking.catch((error: unknown) => {
 				failure ??= { error };
-				throw error;
-			}
+			});
+			return await marking;
 		}));
 	/** Resolves when the item at `position` is done. */
 	const doneWith = (position: number) => {
@@ -177,17 +187,17 @@ export function windows(ledger: Ledger, items: LedgerItem[], inFlight: number) {
 			if (first !== undefined) {
 				await doneWith(first);
 				const result = await reserveInOrder([position]);
-				await ledger.markSending([items[position].key]);
+				const takenOver = await ledger.markSending([items[position].key]);
 				started.add(position);
-				return result.get(items[position].key)!;
+				return takenOver.has(items[position].key) ? 'concurrent' : result.get(items[position].key)!;
 			}
 			crossProcess ??= ledger.crossWait().then((wait) => wait !== undefined);
 			if (await crossProcess) {
 				claimAhead(position);
 				const verdict = await verdicts.get(position)!;
-				await markSending(windowOf.get(position)!);
+				const takenOver = await markSending(windowOf.get(position)!);
 				started.add(position);
-				return verdict;
+				return takenOver.has(items[position].key) ? 'concurrent' : verdict;
 			}
 			while (reservedUpTo <= position) reserve(nextPositions(windowSize()), false);
 			started.add(position);
