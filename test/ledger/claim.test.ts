@@ -4,7 +4,7 @@
  * (its own queue of store calls, store.ts); the double interleaves their calls: a call reads the
  * row, and writes it back whole READ_TO_WRITE ms later, dropping what the other wrote meanwhile.
  */
-import { CLAIM_ROUNDS } from '../../nodes/shared/ledger/claim';
+import { CHECKS, CLAIM_ROUNDS } from '../../nodes/shared/ledger/claim';
 import { aProcess, isToken, settled, StoreDouble } from './storeDouble';
 
 const WAIT = 100;
@@ -116,12 +116,14 @@ describe('one process whose claim is written over', () => {
 			['n8n-run:A', 'k1', 'k1#claimed', 'TOKEN'], // written over
 			['TOKEN'], // not there: another attempt
 			['k1', 'TOKEN'],
-			['TOKEN'], // held
+			['TOKEN'], // there
+			['TOKEN'], // there again a claim wait later: held
 			['n8n-run:A', 'k1#sending'],
 		]);
 		const tokens = store.records().map((values) => values.find(isToken));
 		expect(tokens[0]).toBe(tokens[1]);
 		expect(tokens[2]).toBe(tokens[3]);
+		expect(tokens[2]).toBe(tokens[4]);
 		expect(tokens[2]).not.toBe(tokens[0]);
 	});
 
@@ -159,5 +161,47 @@ describe('one process whose claim is written over', () => {
 		await settled(ledger.flush());
 		expect(store.calls.at(-1)).toMatchObject({ kind: 'remove', values: ['k1', 'k1#accepted', 'k1#claimed', 'k1#sending', 'k1#takeover'] });
 		expect(store.row().filter((value) => value.startsWith('k1'))).toEqual([]);
+	});
+});
+
+describe('a chain of lost updates: three other calls, each writing back a row it read before', () => {
+	/** A store call of a third process (any other node run sharing the row), held between its read and its write. */
+	function bystander(value: string) {
+		const held = store.hold((call) => call.process === 'P' && call.values.includes(value));
+		const context = store.context({ process: 'P' });
+		const call = context.helpers.checkProcessedAndRecord([value], 'node', { mode: 'entries' });
+		return { ...held, call };
+	}
+
+	test('A’s claim restored after B’s write, then B’s after A’s first check: the second check finds it, and exactly one gets the key', async () => {
+		const A = await run('A');
+		const B = await run('B');
+		const p1 = bystander('p1'); // reads the empty row
+		await p1.reached;
+		const a = A.ledger.reserve(['k1'], none);
+		await jest.advanceTimersByTimeAsync(1); // A wrote k1 with its token, and waits
+		expect(store.row()).toContain('k1');
+		const p2 = bystander('p2'); // reads the row with A's claim
+		await p2.reached;
+		p1.land(); // writes back the empty row: A's claim is gone
+		await p1.call;
+		expect(store.row()).not.toContain('k1');
+		await jest.advanceTimersByTimeAsync(20);
+		const b = B.ledger.reserve(['k1'], none);
+		await jest.advanceTimersByTimeAsync(1); // B found k1 new, wrote its claim, and waits
+		const p3 = bystander('p3'); // reads the row with B's claim
+		await p3.reached;
+		p2.land(); // writes back A's claim: B's is gone
+		await p2.call;
+		await jest.advanceTimersByTimeAsync(WAIT + 5 - Date.now()); // A's first check: its token is there
+		expect(store.calls.filter((call) => call.process === 'A').length).toBeGreaterThanOrEqual(3);
+		p3.land(); // writes back B's claim: A's is gone; B's first check will find its token
+		await p3.call;
+		const [va, vb] = await settled(Promise.all([a, b]));
+		// With one check each, both tokens were there: both 'new', both marked sending. The second check
+		// (CHECKS) finds A's gone; A's next attempt finds k1 recorded.
+		expect(CHECKS).toBe(2);
+		expect([va.get('k1'), vb.get('k1')]).toEqual(['concurrent', 'new']);
+		expect(sendingBy()).toEqual(['B']);
 	});
 });

@@ -179,17 +179,20 @@ describe('one n8n process', () => {
 });
 
 describe('queue mode (the credential says several n8n processes share the store)', () => {
-	test('a fresh key: a warm-up read, [mark, key, key#claimed, token], the token checked after the claim wait, then key#sending', async () => {
+	test('a fresh key: a warm-up read, [mark, key, key#claimed, token], the token checked twice a claim wait apart, then key#sending', async () => {
 		await expect(reserve(queueMode(), ['k1'])).resolves.toEqual({ k1: 'new' });
 		expect(callsSince()).toEqual([
 			['count'],
 			['record', MARK, 'k1', 'k1#claimed', 'TOKEN'],
 			['record', 'TOKEN'],
+			['record', 'TOKEN'],
 			['record', MARK, 'k1#sending'],
 		]);
-		const [, write, check] = store.calls;
+		const [, write, check, again] = store.calls;
 		expect(check.values).toEqual([write.values[3]]);
+		expect(again.values).toEqual([write.values[3]]);
 		expect(check.at - write.at).toBeGreaterThanOrEqual(WAIT);
+		expect(again.at - check.at).toBeGreaterThanOrEqual(WAIT);
 		expect(store.row().filter((value) => !isToken(value))).toEqual([MARK, 'k1', 'k1#claimed', 'k1#sending']);
 	});
 

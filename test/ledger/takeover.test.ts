@@ -47,6 +47,7 @@ test('claimed, never sent: after the takeover wait the Retry claims key#takeover
 		['remove', 'k1#accepted', 'k1#sending'],
 		['record', 'k1#takeover', 'TOKEN'],
 		['record', 'TOKEN'],
+		['record', 'TOKEN'],
 		['record', RETRY, 'k1#sending'],
 	]);
 	expect(store.calls[4].at - store.calls[3].at).toBeGreaterThanOrEqual(TAKEOVER);

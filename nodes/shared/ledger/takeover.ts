@@ -6,19 +6,20 @@
 import { sleep } from 'n8n-workflow';
 
 import { type Book, ClaimNotHeld } from './book';
-import { CLAIM_ROUNDS } from './claim';
+import { CHECKS, CLAIM_ROUNDS } from './claim';
 import { acceptedMarker, sendingMarker, takeoverMarker, type Verdict } from './states';
 
 /**
  * How long a Retry waits before it sends a key that an earlier run claimed and never marked
  * sending: the longest another run's claim can take from its first write to its sending markers
- * (CLAIM_ROUNDS attempts, each a write, a wait of at most 1.5 claim waits and a check, every call
- * shorter than the claim wait or the claim fails closed; then at most FRESH_CLAIM_WAITS claim
- * waits until the key's window starts sending, and the sending markers' call, also shorter than
- * the claim wait), so that a claim still alive has marked its keys sending by then.
+ * (CLAIM_ROUNDS attempts, each a write, a wait of at most 1.5 claim waits and a check, then
+ * CHECKS - 1 more waits and checks, every call shorter than the claim wait or the claim fails
+ * closed; then at most FRESH_CLAIM_WAITS claim waits until the key's window starts sending, and
+ * the sending markers' call, also shorter than the claim wait), so that a claim still alive has
+ * marked its keys sending by then.
  */
 export const takeoverWaitMs = (claimWaitMs: number) =>
-	(CLAIM_ROUNDS * 3.5 + FRESH_CLAIM_WAITS + 1) * claimWaitMs;
+	(CLAIM_ROUNDS * (3.5 + 2 * (CHECKS - 1)) + FRESH_CLAIM_WAITS + 1) * claimWaitMs;
 
 /**
  * How long, in claim waits, a run may mark a claimed key sending after its claim held (keys are
