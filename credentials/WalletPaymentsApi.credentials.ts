@@ -80,7 +80,7 @@ export class WalletPaymentsApi implements ICredentialType {
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether n8n runs these workflows in queue mode (workers, several webhook processors or mains). Then every record that keeps a payment or an event from being done twice is claimed across processes: it waits Claim Wait, then checks that it held. In one n8n process nothing waits.',
+				'Whether n8n runs these workflows in queue mode (workers, several webhook processors or mains). Then every record that keeps a payment or an event from being done twice is claimed across processes: it waits Claim Wait and checks that it held, twice. A run claims its rows up to 1,000 at a time, ahead of sending them. In one n8n process nothing waits.',
 		},
 		{
 			displayName: 'Claim Wait (Ms)',
@@ -90,7 +90,7 @@ export class WalletPaymentsApi implements ICredentialType {
 			default: 4000,
 			displayOptions: { show: { queueMode: [true] } },
 			description:
-				'How long a claim waits before checking that it held: at least twice the longest time any n8n process takes between reading and writing its de-duplication record. Longer is safer; a store call of the claim that takes all of it or more makes its items fail unsent. A Retry of a run whose worker died waits 22 times this before it sends the rows that run had claimed and not sent.',
+				'How long a claim waits before checking that it held: at least twice the longest time any n8n process takes between reading and writing its de-duplication record. Longer is safer; a store call of the claim that takes all of it or more makes its items fail unsent. A Retry of a run whose worker died waits 44 times this before it sends the rows that run had claimed and not sent.',
 		},
 	];
 
