@@ -202,3 +202,17 @@ test('a failed window whose items nobody asks for leaves no unhandled rejection 
 	expect({ status: run.status, stderr: run.stderr.split('\n')[0] }).toEqual({ status: 0, stderr: '' });
 	expect(run.stdout).toContain('done');
 });
+
+test('queue mode: a window is marked sending only once every item of the window before it is done', async () => {
+	const { ahead } = open(numbered(40), 2, true); // windows of 2 (Items per Batch; a 20th of 40)
+	await settled(ahead.verdictFor(0));
+	await settled(ahead.verdictFor(1));
+	ahead.finished(0); // item 1 is still in flight
+	const next = ahead.verdictFor(2);
+	await jest.advanceTimersByTimeAsync(10 * WAIT);
+	expect(await isPending(next)).toBe(true);
+	expect(store.calls.some((call) => call.values.includes('item-2#sending'))).toBe(false);
+	ahead.finished(1);
+	await expect(settled(next)).resolves.toBe('new');
+	expect(store.calls.some((call) => call.values.includes('item-2#sending'))).toBe(true);
+});

@@ -57,7 +57,10 @@ const CHUNKS_AHEAD = 2;
 
 /** Queue mode: items marked sending together, right before the first of them leaves. */
 interface SendingWindow {
+	positions: number[];
 	keys: string[];
+	/** The window before it: every item of it is done before this one is marked. */
+	before?: SendingWindow;
 	/** The marking: the keys a Retry took over meanwhile. */
 	marked?: Promise<Set<string>>;
 }
@@ -90,6 +93,7 @@ export function windows(ledger: Ledger, items: LedgerItem[], inFlight: number) {
 	let crossProcess: Promise<boolean> | undefined;
 	/** Queue mode: the window of each position, to be marked sending before its first item leaves. */
 	const windowOf = new Map<number, SendingWindow>();
+	let lastWindow: SendingWindow | undefined;
 
 	const resendOf = (positions: number[]) =>
 		new Set(positions.filter((p) => items[p].allowResend).map((p) => items[p].key));
@@ -149,18 +153,22 @@ export function windows(ledger: Ledger, items: LedgerItem[], inFlight: number) {
 		while (reservedUpTo < items.length && reservedUpTo < position + CHUNKS_AHEAD * CLAIM_CHUNK) {
 			const chunk = nextPositions(CLAIM_CHUNK);
 			for (let at = 0; at < chunk.length; at += largestWindow) {
-				const window = { keys: chunk.slice(at, at + largestWindow).map((p) => items[p].key) };
-				for (const p of chunk.slice(at, at + largestWindow)) windowOf.set(p, window);
+				const positions = chunk.slice(at, at + largestWindow);
+				const keys = positions.map((p) => items[p].key);
+				lastWindow = { positions, keys, before: lastWindow };
+				for (const p of positions) windowOf.set(p, lastWindow);
 			}
 			reserve(chunk, true);
 		}
 	};
 	/**
-	 * Queue mode: marks the window sending (once), after every reservation so far; the keys a Retry
-	 * took over meanwhile.
+	 * Queue mode: marks the window sending (once), after every reservation so far and once every
+	 * item of the window before it is done, so that its items leave right after their marking
+	 * (few rows are ever marked sending and not yet sent); the keys a Retry took over meanwhile.
 	 */
 	const markSending = (window: SendingWindow) =>
 		(window.marked ??= calls.then(async () => {
+			await Promise.all((window.before?.positions ?? []).map(doneWith));
 			if (failure) throw failure.error;
 			const marking = ledger.markSending(window.keys);
 			// A failed marking fails every later window too (as a failed reservation does).
