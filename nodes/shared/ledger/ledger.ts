@@ -25,8 +25,8 @@ export interface Ledger {
 	/**
 	 * Queue mode: the last store call before these keys' requests leave, marking the ones this run
 	 * sends (reserved new, taken over, or sent again with Allow Resend) `#sending`. Returns the keys
-	 * a Retry took over meanwhile (not to be sent: another run sends them). Nothing to do in one n8n
-	 * process.
+	 * a Retry took over meanwhile (not to be sent: another run sends them). In one n8n process it
+	 * does nothing.
 	 */
 	markSending(keys: string[]): Promise<Set<string>>;
 	/** The service accepted the item (recorded with the next store call). */
