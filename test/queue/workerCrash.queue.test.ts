@@ -1,18 +1,22 @@
 /**
  * A worker killed (SIGKILL, by its PID) in the middle of a 100-payee run (the service answers in
  * 100 ms), with the workflow setting "Save execution progress" off and on (issue #17, case 4),
- * then Retry, the recovery the README documents ("Running in queue mode" → "A worker died
- * mid-run"). Issue #24, point 3: the Retry alone pays every payee exactly once (counted in the
- * sandbox, which here accepts reused references).
+ * then the recovery the README documents ("Running in queue mode" → "A worker died mid-run: recovery"):
+ * 1. Retry. The Retry's output shows which payees the killed run had paid (`accepted`, or
+ *    `unknown` for a row whose request may have left and whose answer was not recorded), and only
+ *    those; the rows the dead run claimed and never marked sending are sent by the Retry, after
+ *    the takeover wait (nodes/shared/ledger/takeover.ts).
+ * 2. Each `unknown` row checked in the service (the sandbox's record, as a user reads the
+ *    dashboard); those not carried out run again with Allow Resend.
+ * Then every payee is paid exactly once (counted in the sandbox, which here accepts reused
+ * references).
  *
- * The kill lands at two moments: as the 30th payout reaches the service (the answers of the
- * payouts in flight never come back), and 1.5 s later, inside the claim wait of the next window
- * (its keys recorded, nothing of it sent). The Retry's output shows which payees the killed run
- * had paid (`accepted`, or `unknown` for a payout sent whose answer was not recorded), and only
- * those: the rows the dead run claimed and never sent are sent by the Retry, after the takeover
- * wait (nodes/WalletPayments/actions/exactlyOnce.ts, takeOver).
+ * The kill lands at two moments: inside the run's first claim wait (every row claimed, none
+ * sent), and as the 30th payout reaches the service (the answers of the payouts in flight never
+ * come back; a window marked sending in that moment may not have left). Both Retries run at the
+ * same time, so the suite waits one takeover wait, not two.
  *
- *   queue[worker killed, save progress <off|on>]: …
+ *   queue[worker killed, save progress <off|on>, killed <moment>]: …
  */
 import { DEFAULT_ITEMS_PER_BATCH } from '../../nodes/WalletPayments/helpers/fields';
 import { DEFAULT_CLAIM_WAIT_MS, takeoverWaitMs } from '../../nodes/shared/ledger';
@@ -39,18 +43,35 @@ function workflow(id: string, webhookPath: string, saveExecutionProgress: boolea
 	return wf;
 }
 
-/** `killAfterMs`: after the 30th payout reached the service, how long until the kill. */
+/**
+ * Where the kill lands: `claim`, 2 s after the worker took the run (inside the run's first claim
+ * wait: every row claimed, none sent); `payout`, as the 30th payout reaches the service (the
+ * answers of the payouts in flight never come back; the rows claimed ahead are not sent).
+ */
 const SCENARIOS = [
-	{ saveProgress: false, killAfterMs: 1500, id: 'WalletQueueCrsh0', path: 'queue-crash-off' },
-	{ saveProgress: true, killAfterMs: 0, id: 'WalletQueueCrsh1', path: 'queue-crash-on' },
+	{ saveProgress: false, kill: 'claim' as const, id: 'WalletQueueCrsh0', path: 'queue-crash-off' },
+	{ saveProgress: true, kill: 'payout' as const, id: 'WalletQueueCrsh1', path: 'queue-crash-on' },
 ];
+type Scenario = (typeof SCENARIOS)[number];
+const KILL_IN_CLAIM_MS = 2000;
+
+/** A run whose worker was killed, as the Retry finds it. */
+interface Crashed {
+	scenario: Scenario;
+	payees: Payee[];
+	paidByKilledRun: string[];
+	execution: ApiExecution;
+	outcome: Record<string, unknown>;
+}
+
+const label = (s: Scenario) => `save progress ${s.saveProgress ? 'on' : 'off'}, killed ${s.kill === 'claim' ? `${KILL_IN_CLAIM_MS} ms into the run's claim` : `as the ${KILL_AFTER}th payout arrived`}`;
 
 describeQueue('a worker killed in the middle of a payout run, then the documented recovery', () => {
 	let stack: QueueStack | undefined;
 	let newPayees: (count: number) => Promise<Payee[]>;
 	const lines: string[] = [];
 	const results: Record<string, unknown> = {};
-
+	const crashed: Crashed[] = [];
 
 	const payOutput = (execution: ApiExecution) => (execution.data?.resultData.runData.Pay?.at(-1)?.data?.main[0] ?? []).map((item) => item.json);
 
@@ -74,7 +95,7 @@ describeQueue('a worker killed in the middle of a payout run, then the documente
 		await stack?.sandbox.close();
 	});
 
-	test.each(SCENARIOS)('save execution progress $saveProgress, killed $killAfterMs ms after the 30th payout: Retry pays every payee exactly once', async ({ saveProgress, killAfterMs, id, path }) => {
+	test.each(SCENARIOS)('save execution progress $saveProgress, killed at the $kill: the run crashes', async (scenario) => {
 		const { n8n, sandbox } = stack!;
 		const payees = await newPayees(PAYEES);
 		const ids = payees.map((p) => p.beneficiaryId);
@@ -82,77 +103,112 @@ describeQueue('a worker killed in the middle of a payout run, then the documente
 			const counts = payoutsPerBeneficiary(sandbox);
 			return ids.filter((b) => (counts.get(b) ?? 0) > 0).length;
 		};
-		const url = `${n8n.webhookBaseUrl}/webhook/${path}`;
+		const url = `${n8n.webhookBaseUrl}/webhook/${scenario.path}`;
 
-		// The run, and the worker that runs it killed once 30 payees are paid.
+		// The run, and the worker that runs it killed at the scenario's moment.
 		expect(await postJson(url, { payees })).toBe(200);
 		let executionId: string | undefined;
 		const deadline = Date.now() + 60000;
 		while (!executionId && Date.now() < deadline) {
-			executionId = n8n.executionsInDatabase(id)[0]?.id;
+			executionId = n8n.executionsInDatabase(scenario.id)[0]?.id;
 			if (!executionId) await sleep(100);
 		}
 		expect(executionId).toBeDefined();
 		const workerName = await n8n.workerOf(executionId!, 30000);
 		const worker = n8n.workers.find((w) => w.name === workerName)!;
-		while (paidCount() < KILL_AFTER) {
-			if (Date.now() > deadline) throw new Error(`Only ${paidCount()} paid after 60 s`);
-			await sleep(20);
-		}
-		if (killAfterMs > 0) await sleep(killAfterMs);
+		if (scenario.kill === 'claim') await sleep(KILL_IN_CLAIM_MS);
+		else
+			while (paidCount() < KILL_AFTER) {
+				if (Date.now() > deadline) throw new Error(`Only ${paidCount()} paid after 60 s`);
+				await sleep(20);
+			}
 		const killedPid = await n8n.killProcess(worker);
 		await sleep(1000); // a request in flight reaches the service anyway
 		const counts = payoutsPerBeneficiary(sandbox);
 		const paidByKilledRun = payees.filter((p) => (counts.get(p.beneficiaryId) ?? 0) > 0).map((p) => p.invoiceId);
 		// The orchestrator restarts the worker (a container restart policy would).
 		await n8n.startProcess(worker);
-		const [crashed] = await settledExecutions(n8n, id, 1, 180000);
-		const outcome: Record<string, unknown> = {
+		const [execution] = await settledExecutions(n8n, scenario.id, 1, 180000);
+		const outcome = {
 			killedWorker: workerName,
 			killedPid,
 			paidWhenKilled: paidByKilledRun.length,
-			executionStatus: crashed.status,
-			nodesWithData: Object.keys(crashed.data?.resultData.runData ?? {}),
+			executionStatus: execution.status,
+			nodesWithData: Object.keys(execution.data?.resultData.runData ?? {}),
 		};
+		crashed.push({ scenario, payees, paidByKilledRun, execution, outcome });
+		expect(execution.status).toBe('crashed');
+		// Inside the claim wait (two claim waits before the first payout leaves) nothing is sent.
+		if (scenario.kill === 'claim') expect(paidByKilledRun).toEqual([]);
+	});
 
-		// Retry, as the executions list offers it. Rows the dead run claimed and never sent are sent
-		// after the takeover wait (22 claim waits), so the Retry takes that much longer.
+	test('Retry of each crashed run (both at once), then the rows reported unknown checked in the service and, where not carried out, run again with Allow Resend: every payee paid exactly once', async () => {
+		const { n8n, sandbox } = stack!;
+		expect(crashed.map((c) => c.scenario.id)).toEqual(SCENARIOS.map((s) => s.id));
+
+		// Retry, as the executions list offers it, of both crashed runs at the same moment: rows a
+		// dead run claimed and never sent are sent after the takeover wait (44 claim waits).
 		const retryStarted = Date.now();
-		const retry = await n8n.rest<{ data?: { id?: string; status?: string }; message?: string }>('POST', `/executions/${crashed.id}/retry`, { loadWorkflow: false });
-		expect(`${retry.status} ${retry.body.data?.id === undefined ? JSON.stringify(retry.body).slice(0, 200) : 'retried'}`).toBe('200 retried');
-		const retried = (await n8n.finishedExecution(retry.body.data!.id!, 180000 + takeoverWaitMs(DEFAULT_CLAIM_WAIT_MS))) as unknown as ApiExecution;
-		await n8n.workerOf(retried.id);
-		const out = payOutput(retried);
-		outcome.retry = {
-			status: retried.status,
-			mode: retried.mode,
-			// Longer than the takeover wait when the dead run left rows claimed and never sent.
-			seconds: Math.round((Date.now() - retryStarted) / 100) / 10,
-			sent: out.filter((j) => !j.alreadySubmitted).length,
-			alreadySubmittedAccepted: out.filter((j) => j.alreadySubmitted && j.outcome === 'accepted').length,
-			alreadySubmittedUnknown: out.filter((j) => j.alreadySubmitted && j.outcome === 'unknown').length,
-			error: failures([retried])[0]?.[2],
-		};
+		const retried = await Promise.all(
+			crashed.map(async ({ execution }) => {
+				const retry = await n8n.rest<{ data?: { id?: string; status?: string }; message?: string }>('POST', `/executions/${execution.id}/retry`, { loadWorkflow: false });
+				expect(`${retry.status} ${retry.body.data?.id === undefined ? JSON.stringify(retry.body).slice(0, 200) : 'retried'}`).toBe('200 retried');
+				const done = (await n8n.finishedExecution(retry.body.data!.id!, 180000 + takeoverWaitMs(DEFAULT_CLAIM_WAIT_MS))) as unknown as ApiExecution;
+				await n8n.workerOf(done.id);
+				return { done, seconds: Math.round((Date.now() - retryStarted) / 100) / 10 };
+			}),
+		);
 
-		// What the user sees: every payee the killed run paid is marked already submitted;
-		// "accepted" only for payees it did pay; the others marked are "unknown" (sent, their
-		// answer not recorded when the worker died: at most two windows of Items per Batch), and
-		// every one of them was paid by the killed run.
-		const marked = out.filter((j) => j.alreadySubmitted);
-		const markedPaid = marked.map((j) => String(j.idempotencyKey)).sort();
-		const paidByKilled = new Set(paidByKilledRun);
-		const markedNotPaid = marked.filter((j) => !paidByKilled.has(String(j.idempotencyKey)));
-		const final = paidTimes(sandbox, ids);
-		outcome.finalPaid = final;
-		outcome.markedAlreadySubmitted = markedPaid.length;
-		outcome.markedButNotPaid = markedNotPaid.map((j) => j.outcome);
-		results[`saveProgress${saveProgress ? 'On' : 'Off'}`] = outcome;
-		lines.push(`queue[worker killed, save progress ${saveProgress ? 'on' : 'off'}, ${killAfterMs} ms after the 30th payout]: ${JSON.stringify(outcome)}`);
-		expect(failures([retried])).toEqual([]);
-		expect(paidByKilledRun.filter((key) => !markedPaid.includes(key))).toEqual([]);
-		expect(marked.filter((j) => j.outcome === 'accepted' && !paidByKilled.has(String(j.idempotencyKey)))).toEqual([]);
-		expect(markedNotPaid).toEqual([]);
-		expect(marked.filter((j) => j.outcome === 'unknown').length).toBeLessThanOrEqual(2 * DEFAULT_ITEMS_PER_BATCH);
-		expect(final).toEqual({ 1: PAYEES });
+		for (const [index, { scenario, payees, paidByKilledRun, outcome }] of crashed.entries()) {
+			const { done, seconds } = retried[index];
+			const ids = payees.map((p) => p.beneficiaryId);
+			const out = payOutput(done);
+			const marked = out.filter((j) => j.alreadySubmitted);
+			const unknown = marked.filter((j) => j.outcome === 'unknown');
+			outcome.retry = {
+				status: done.status,
+				mode: done.mode,
+				// Longer than the takeover wait when the dead run left rows claimed and never sent.
+				seconds,
+				sent: out.filter((j) => !j.alreadySubmitted).length,
+				alreadySubmittedAccepted: marked.filter((j) => j.outcome === 'accepted').length,
+				alreadySubmittedUnknown: unknown.length,
+				error: failures([done])[0]?.[2],
+			};
+			outcome.paidAfterRetry = paidTimes(sandbox, ids);
+
+			// Step 2 of the recovery: each row reported unknown is looked up in the service (here the
+			// sandbox's own record, as a user reads the dashboard); those not carried out run again,
+			// in a new run, with Allow Resend.
+			const counts = payoutsPerBeneficiary(sandbox);
+			const byKey = new Map(payees.map((p) => [p.invoiceId, p]));
+			const notCarriedOut = unknown.map((j) => byKey.get(String(j.idempotencyKey))!).filter((p) => (counts.get(p.beneficiaryId) ?? 0) === 0);
+			outcome.unknownNotCarriedOut = notCarriedOut.length;
+			if (notCarriedOut.length > 0) {
+				expect(await postJson(`${n8n.webhookBaseUrl}/webhook/${scenario.path}`, { payees: notCarriedOut.map((p) => ({ ...p, resend: true })) })).toBe(200);
+				const all = await settledExecutions(n8n, scenario.id, 3, 180000);
+				const resent = all.at(-1)!;
+				outcome.resent = { status: resent.status, sent: payOutput(resent).filter((j) => !j.alreadySubmitted).length };
+				expect(failures([resent])).toEqual([]);
+			}
+			const final = paidTimes(sandbox, ids);
+			outcome.finalPaid = final;
+			results[`saveProgress${scenario.saveProgress ? 'On' : 'Off'}`] = outcome;
+			lines.push(`queue[worker killed, ${label(scenario)}]: ${JSON.stringify(outcome)}`);
+
+			// What the user sees: every payee the killed run paid is marked already submitted;
+			// "accepted" only for payees it did pay; the others marked are "unknown": their request
+			// may have left when the worker died (at most two windows of Items per Batch).
+			const paidByKilled = new Set(paidByKilledRun);
+			const markedKeys = marked.map((j) => String(j.idempotencyKey));
+			expect(failures([done])).toEqual([]);
+			expect(paidByKilledRun.filter((key) => !markedKeys.includes(key))).toEqual([]);
+			expect(marked.filter((j) => j.outcome === 'accepted' && !paidByKilled.has(String(j.idempotencyKey)))).toEqual([]);
+			expect(marked.filter((j) => j.outcome !== 'accepted' && j.outcome !== 'unknown')).toEqual([]);
+			expect(unknown.length).toBeLessThanOrEqual(2 * DEFAULT_ITEMS_PER_BATCH);
+			// Killed inside the claim: nothing had left, so the Retry sends every row.
+			if (scenario.kill === 'claim') expect(marked).toEqual([]);
+			expect(final).toEqual({ 1: PAYEES });
+		}
 	});
 });
