@@ -1,9 +1,11 @@
 /**
  * The test part of `npm test` (after build, lint and typecheck): the unit and integration suites
- * (jest.config.js), the end-to-end suite inside a real n8n (jest.e2e.config.js), then the
- * queue-mode suite (jest.queue.config.js: n8n with workers on PostgreSQL and Redis). All run
- * even when one fails, their output streams through, and the last line is one plain total
- * of all, in the form of test/reporters/summary-line.js:
+ * (jest.config.js) beside the end-to-end suite inside a real n8n (jest.e2e.config.js), then the
+ * queue-mode suite (jest.queue.config.js: n8n with workers on PostgreSQL and Redis) alone, as its
+ * kills and outages are timed against a machine that does nothing else. All run even when one
+ * fails; the end-to-end and queue output streams through, the unit output is printed once that
+ * suite is done (so the two never interleave), and the last line is one plain total of all, in
+ * the form of test/reporters/summary-line.js:
  *
  *   jest: N passed, N failed[, N skipped]
  *
@@ -17,28 +19,42 @@ const path = require('path');
 const ROOT = path.resolve(__dirname, '..');
 const JEST = require.resolve('jest/bin/jest', { paths: [ROOT] });
 
-const RUNS = [
-	// The per-run summary line is left out (default reporter only): the total below replaces it.
-	{ name: 'unit + integration', args: ['--reporters=default'] },
-	{ name: 'end-to-end (n8n)', args: ['--config', 'jest.e2e.config.js'] },
+/**
+ * Groups run one after the other; the runs of a group at the same time (the unit suite is a
+ * single jest worker of plain Node: beside n8n it shortens CI by its own length).
+ */
+const GROUPS = [
+	[
+		// The per-run summary line is left out (default reporter only): the total below replaces it.
+		{ name: 'unit + integration', args: ['--reporters=default'], buffered: true },
+		{ name: 'end-to-end (n8n)', args: ['--config', 'jest.e2e.config.js'] },
+	],
 	// n8n in queue mode (main, 2 workers, 2 webhook processors) on PostgreSQL and Redis: test/queue.
-	{ name: 'queue mode (n8n, PostgreSQL, Redis)', args: ['--config', 'jest.queue.config.js'] },
+	[{ name: 'queue mode (n8n, PostgreSQL, Redis)', args: ['--config', 'jest.queue.config.js'] }],
 ];
 
 function runJest(run, extra) {
-	const outputFile = path.join(os.tmpdir(), `wallet-jest-${process.pid}-${Date.now()}.json`);
-	process.stdout.write(`\n=== ${run.name}: jest ${[...run.args, ...extra].join(' ')}\n\n`);
+	const outputFile = path.join(os.tmpdir(), `wallet-jest-${process.pid}-${run.args.length}-${Date.now()}.json`);
+	const header = `\n=== ${run.name}: jest ${[...run.args, ...extra].join(' ')}\n\n`;
+	const started = Date.now();
+	if (!run.buffered) process.stdout.write(header);
 	return new Promise((resolve) => {
 		const child = spawn(process.execPath, [JEST, ...run.args, '--json', `--outputFile=${outputFile}`, ...extra], {
 			cwd: ROOT,
-			stdio: 'inherit',
+			stdio: run.buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit',
 		});
+		const chunks = [];
+		if (run.buffered) {
+			child.stdout.on('data', (chunk) => chunks.push(chunk));
+			child.stderr.on('data', (chunk) => chunks.push(chunk));
+		}
 		const forward = (signal) => child.kill(signal);
 		process.on('SIGINT', forward);
 		process.on('SIGTERM', forward);
 		child.on('close', (code, signal) => {
 			process.removeListener('SIGINT', forward);
 			process.removeListener('SIGTERM', forward);
+			if (run.buffered) process.stdout.write(`${header}${Buffer.concat(chunks).toString()}\n=== ${run.name}: done in ${Math.round((Date.now() - started) / 1000)} s\n`);
 			let results;
 			try {
 				results = JSON.parse(fs.readFileSync(outputFile, 'utf8'));
@@ -57,8 +73,9 @@ async function main() {
 	let failed = 0;
 	let skipped = 0;
 	const problems = [];
-	for (const run of RUNS) {
-		const { code, signal, results } = await runJest(run, extra);
+	const finished = [];
+	for (const group of GROUPS) finished.push(...(await Promise.all(group.map((run) => runJest(run, extra)))));
+	for (const { run, code, signal, results } of finished) {
 		if (results) {
 			passed += results.numPassedTests;
 			const runFailed = results.numFailedTests + results.numRuntimeErrorTestSuites;
