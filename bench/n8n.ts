@@ -165,7 +165,7 @@ export async function n8nFigures(state: BenchState, e2e: E2E, endpoints: Partial
 	try {
 		const all = Object.values(endpoints).filter((e): e is Endpoint => e !== undefined);
 		await n8n.importCredentials(
-			all.map((e) => ({ id: e.credential.id, name: e.credential.name, type: e2e.n8n.CREDENTIAL_TYPE, data: { apiKey: e.sandbox.apiKey, baseUrl: e.url, webhookSecret: '' } })),
+			all.map((e) => ({ id: e.credential.id, name: e.credential.name, type: e2e.n8n.CREDENTIAL_TYPE, data: { apiKey: e.sandbox.apiKey, baseUrl: e.url, webhookSecret: '', processes: 'one' } })),
 		);
 		const { node, walletNode } = e2e.workflow;
 		const wallet = (name: string, e: Endpoint, resource: string, operation: string, parameters: Record<string, unknown>): WorkflowNode =>

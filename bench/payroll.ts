@@ -125,7 +125,7 @@ export async function payrollFigures(state: BenchState, e2e: E2E, workDir: strin
 		const runs: Record<string, PayrollRun[]> = {};
 		try {
 			await n8n.importCredentials(
-				[fast, slow].map((e) => ({ id: e.credential.id, name: e.credential.name, type: e2e.n8n.CREDENTIAL_TYPE, data: { apiKey: e.sandbox.apiKey, baseUrl: e.url, webhookSecret: '' } })),
+				[fast, slow].map((e) => ({ id: e.credential.id, name: e.credential.name, type: e2e.n8n.CREDENTIAL_TYPE, data: { apiKey: e.sandbox.apiKey, baseUrl: e.url, webhookSecret: '', processes: 'one' } })),
 			);
 			const { node, walletNode, manualTrigger, chain } = e2e.workflow;
 			const payees = (n: number) =>

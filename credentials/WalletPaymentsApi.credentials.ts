@@ -75,12 +75,26 @@ export class WalletPaymentsApi implements ICredentialType {
 				'The secret the service signs its callback events with. Only the Wallet Payments Trigger uses it. Some providers sign with the API key itself: paste it here in that case.',
 		},
 		{
-			displayName: 'Queue Mode (Several n8n Processes)',
-			name: 'queueMode',
-			type: 'boolean',
-			default: false,
+			displayName: 'n8n Runs As',
+			name: 'processes',
+			type: 'options',
+			options: [
+				{
+					name: 'Several Processes or Not Sure',
+					value: 'several',
+					description:
+						'Queue mode (workers, webhook processors, several mains), or not known: safe everywhere',
+				},
+				{
+					name: 'One Process Only',
+					value: 'one',
+					description:
+						'One n8n process and nothing else running these workflows: records skip the claim wait',
+				},
+			],
+			default: 'several',
 			description:
-				'Whether n8n runs these workflows in queue mode (workers, several webhook processors or mains). Then every record that keeps a payment or an event from being done twice is claimed across processes: it waits Claim Wait and checks that it held, twice. A run claims its rows up to 1,000 at a time, ahead of sending them. In one n8n process nothing waits.',
+				'Every record that keeps a payment or an event from being done twice is claimed across n8n processes unless n8n is one process: it waits Claim Wait and checks that it held, twice (about 8 s per run, rows claimed up to 1,000 at a time ahead of sending). Choose One Process Only to skip that wait, and only if no other n8n process (worker, webhook processor, main) ever runs these workflows: two runs in two processes at once could then pay twice.',
 		},
 		{
 			displayName: 'Claim Wait (Ms)',
@@ -88,7 +102,7 @@ export class WalletPaymentsApi implements ICredentialType {
 			type: 'number',
 			typeOptions: { minValue: 100 },
 			default: 4000,
-			displayOptions: { show: { queueMode: [true] } },
+			displayOptions: { show: { processes: ['several'] } },
 			description:
 				'How long a claim waits before checking that it held: at least twice the longest time any n8n process takes between reading and writing its de-duplication record. Longer is safer; a store call of the claim that takes all of it or more makes its items fail unsent. A Retry of a run whose worker died waits 44 times this before it sends the rows that run had claimed and not sent.',
 		},

@@ -145,7 +145,8 @@ async function main(): Promise<void> {
 
 		say('importing the credential' + (examples.length ? ` and ${examples.length} example workflow(s)` : ''));
 		await n8n.importWalletCredential(
-			{ apiKey: sandbox.apiKey, baseUrl: sandbox.url, webhookSecret: WEBHOOK_SECRET },
+			// The demo is one n8n process: One Process Only, as the README recommends there.
+			{ apiKey: sandbox.apiKey, baseUrl: sandbox.url, webhookSecret: WEBHOOK_SECRET, processes: 'one' },
 			DEMO_CREDENTIAL.id,
 			DEMO_CREDENTIAL.name,
 		);

@@ -686,7 +686,7 @@ async function main(): Promise<void> {
 		n8n = await N8n.create({ parentDir: folder, tarball, install });
 		sandbox = await startSandbox({ host: '127.0.0.1', port: 0, seed: { customers: 25, beneficiaries: 25 }, settlement: SETTLEMENT });
 		await n8n.importWalletCredential(
-			{ apiKey: sandbox.apiKey, baseUrl: sandbox.url, webhookSecret: 'whsec_sandbox' },
+			{ apiKey: sandbox.apiKey, baseUrl: sandbox.url, webhookSecret: 'whsec_sandbox', processes: 'one' },
 			CREDENTIAL.id,
 			CREDENTIAL.name,
 		);

@@ -1,6 +1,7 @@
 import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import type {
 	ExecutionError,
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	INode,
@@ -92,8 +93,13 @@ export interface TestCredentials {
 	webhookSecret?: string;
 	/** The credential's "Timeout (Seconds)"; the node uses 60 when absent. */
 	timeout?: number;
-	/** The credential's "Queue Mode (Several n8n Processes)" and "Claim Wait (Ms)". */
+	/**
+	 * Test shorthand for the credential's "n8n Runs As": true is Several Processes, false or absent
+	 * One Process Only (so that tests not about claims do not wait), unless `processes` is given.
+	 */
 	queueMode?: boolean;
+	/** "n8n Runs As" as stored; `null` leaves it out (the credential as created: claims). */
+	processes?: 'one' | 'several' | null;
 	claimWaitMs?: number;
 }
 
@@ -128,11 +134,17 @@ export interface RunResult {
 	run: IRun;
 }
 
+/** The credential data as n8n hands it to the node, from the test's shorthand. */
+export function credentialData({ queueMode, processes, ...rest }: TestCredentials): ICredentialDataDecryptedObject {
+	const runsAs = processes === undefined ? (queueMode ? 'several' : 'one') : processes;
+	return { ...rest, ...(runsAs === null ? {} : { processes: runsAs }) };
+}
+
 export function additionalDataFor(credentials: TestCredentials, hooks: ExecutionLifecycleHooks, executionId: string) {
 	return {
 		hooks,
 		executionId,
-		credentialsHelper: new TestCredentialsHelper({ walletPaymentsApi: { ...credentials } }),
+		credentialsHelper: new TestCredentialsHelper({ walletPaymentsApi: credentialData(credentials) }),
 		executeWorkflow: async () => {
 			throw new Error('Sub-workflows are not used in these tests');
 		},

@@ -194,7 +194,7 @@ export class StoreDouble {
 			getMode: () => mode,
 			getCredentials: async (type: string) => {
 				if (type !== 'walletPaymentsApi') throw new Error(`no credential ${type}`);
-				return { queueMode, ...(claimWaitMs === undefined ? {} : { claimWaitMs }) };
+				return { processes: queueMode ? 'several' : 'one', ...(claimWaitMs === undefined ? {} : { claimWaitMs }) };
 			},
 		} as unknown as IExecuteFunctions;
 	}

@@ -1,9 +1,10 @@
 /**
- * Whether several n8n processes share this workflow's records (queue mode: workers, several
- * webhook processors or mains), from the Wallet Payments credential. n8n tells a node nothing
- * about how it is deployed, so the user says it. In one process every store call of this package
- * is serialized (store.ts) and nothing waits; across processes a record is a claim that waits,
- * then checks it held (claim.ts).
+ * Whether several n8n processes may share this workflow's records (queue mode: workers, several
+ * webhook processors or mains). n8n tells a node nothing about how it is deployed, so records are
+ * claims across processes (claim.ts: a wait, then checks that they held) unless the credential
+ * says n8n is one process ("n8n Runs As": One Process Only); then every store call of this
+ * package is serialized (store.ts) and nothing waits. A credential saved before that field
+ * existed, or created without touching it, claims: safe without any setting.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
@@ -17,10 +18,13 @@ export const DEFAULT_CLAIM_WAIT_MS = 4000;
 /** Below this a claim wait cannot cover a database round trip: not accepted. */
 export const MIN_CLAIM_WAIT_MS = 100;
 
-/** The claim wait in ms when several n8n processes share the records, else undefined (one n8n). */
+/** The credential's "n8n Runs As" value that skips claims; any other value (or none) claims. */
+export const ONE_PROCESS = 'one';
+
+/** The claim wait in ms, or undefined when the credential says n8n is one process. */
 export async function crossProcessWait(context: IExecuteFunctions): Promise<number | undefined> {
 	const credentials = await context.getCredentials('walletPaymentsApi');
-	if (credentials.queueMode !== true) return undefined;
+	if (credentials.processes === ONE_PROCESS) return undefined;
 	const wait = Number(credentials.claimWaitMs ?? DEFAULT_CLAIM_WAIT_MS);
 	return Number.isFinite(wait)
 		? Math.max(MIN_CLAIM_WAIT_MS, Math.floor(wait))

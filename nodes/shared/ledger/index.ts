@@ -4,7 +4,12 @@
  */
 export { ClaimNotHeld, RecordsLost } from './book';
 export { CLAIM_ROUNDS } from './claim';
-export { crossProcessWait, DEFAULT_CLAIM_WAIT_MS, MIN_CLAIM_WAIT_MS } from './crossProcess';
+export {
+	crossProcessWait,
+	DEFAULT_CLAIM_WAIT_MS,
+	MIN_CLAIM_WAIT_MS,
+	ONE_PROCESS,
+} from './crossProcess';
 export { eventKey, recordEvents } from './events';
 export { openLedger, type Ledger } from './ledger';
 export {

@@ -41,8 +41,10 @@ export async function startStack(
 			apiKey: sandbox.apiKey,
 			baseUrl: sandbox.url,
 			webhookSecret: sandboxOptions.webhook?.secret ?? 'whsec_sandbox',
-			// Queue mode, as the README says to set it there: claims across processes.
-			...(process.env.WALLET_QUEUE_MODE ? { queueMode: true } : {}),
+			// Queue mode: the credential as a user creates it (records are claims across processes).
+			// One n8n process: One Process Only, as the README recommends there (no claim wait);
+			// defaults.e2e.test.ts runs one process with the credential as created.
+			...(process.env.WALLET_QUEUE_MODE ? {} : { processes: 'one' as const }),
 		});
 		return { sandbox, n8n };
 	} catch (error) {

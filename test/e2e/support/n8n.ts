@@ -40,8 +40,8 @@ export interface WalletCredentialData {
 	apiKey: string;
 	baseUrl: string;
 	webhookSecret?: string;
-	/** The credential's Queue Mode (Several n8n Processes) and its Claim Wait (ms). */
-	queueMode?: boolean;
+	/** The credential's "n8n Runs As" (left out: as a user creates it, claims) and Claim Wait (ms). */
+	processes?: 'one' | 'several';
 	claimWaitMs?: number;
 }
 
