@@ -21,6 +21,8 @@ export interface Endpoint {
 	ca?: string;
 	/** A saved beneficiary (payouts). */
 	beneficiaryId?: string;
+	/** Payroll: the credential as a user creates it, without "n8n Runs As" (claims across processes). */
+	asCreated?: boolean;
 }
 
 /** A JSON request to a sandbox, straight (not through the link). */

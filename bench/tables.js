@@ -7,9 +7,7 @@
  * - figureTables(figures, notes): the plain-text tables `npm run bench` prints when it is done
  *   (every figure with its median, target and notes, by section).
  *
- * As a command:
- *
- *   node bench/tables.js [results.json] [--payroll | --figures]
+ * As a command: node bench/tables.js [results.json] [--payroll | --figures]
  *
  * --payroll: only the Payroll tables (results.json's `payroll` key, from BENCH_ONLY=payroll).
  * --figures: the plain-text tables of every figure in results.json (the payroll part's included).
@@ -42,7 +40,7 @@ function payrollTables(payroll, defaultItemsPerBatch = 10) {
 	const runs = (key) => number(p[key]?.runs?.length);
 	const over = (a, b) => (p[a] && p[b] ? `${number(p[a].ms / p[b].ms, 2)}×` : '–');
 	lines.push(
-		`**Payroll**: Payout → Initiate to a saved beneficiary (by ID), the amount from each item, Duplicate Protection at its default, N items from a Code node; a new workflow per run (the node's store starts empty). Time: n8n's \`executionTime\` of the node, median of the runs; memory: peak RSS of \`n8n execute\`. Every run checked in the sandbox: exactly N payouts, one per item, each with its amount.\n`,
+		`**Payroll**: Payout → Initiate to a saved beneficiary (by ID), the amount from each item, Duplicate Protection at its default, the credential's "n8n Runs As" One Process Only unless said, N items from a Code node; a new workflow per run (the node's store starts empty). Time: n8n's \`executionTime\` of the node, median of the runs; memory: peak RSS of \`n8n execute\`. Every run checked in the sandbox: exactly N payouts, one per item, each with its amount.\n`,
 	);
 	lines.push('At 0 ms per answer, ms per payout:\n');
 	lines.push(
@@ -67,6 +65,7 @@ function payrollTables(payroll, defaultItemsPerBatch = 10) {
 				['', 'Total', 'Per payout', 'At most in flight', 'Runs'],
 				[
 					row(`This node, default Batching (${inFlight} in flight)`, 'slow.node'),
+					...(p['slow.nodeClaims'] ? [row('This node, default Batching, credential as created (claims across processes)', 'slow.nodeClaims'), ['Credential as created / One Process Only', over('slow.nodeClaims', 'slow.node'), '', '', '']] : []),
 					row('This node, one at a time (Items per Batch 1)', 'slow.node1'),
 					row(`HTTP Request node, Items per Batch ${httpBatch}`, 'slow.http'),
 					row(`HTTP Request node, Items per Batch ${httpBatch}, Batch Interval ${penv.httpRequestBatching?.pacedBatchIntervalMs ?? slowMs} ms`, 'slow.httpPaced'),
