@@ -75,6 +75,48 @@ export class WalletPaymentsApi implements ICredentialType {
 				'The secret the service signs its callback events with. Only the Wallet Payments Trigger uses it. Some providers sign with the API key itself: paste it here in that case.',
 		},
 		{
+			displayName:
+				'Payment limits bind every workflow and AI agent tool that uses this credential. Leave a field empty for no limit.',
+			name: 'limitsNotice',
+			type: 'notice',
+			default: '',
+		},
+		{
+			displayName: 'Maximum per Payment',
+			name: 'maxPerPayment',
+			type: 'string',
+			default: '',
+			placeholder: 'USD 5000, EUR 4500.50',
+			description:
+				'Per currency, in major units (USD 5000 is 5,000.00 US dollars). A payout, card top-up or withdrawal, or swap quote over it is refused, and its whole run sends nothing. A currency not listed has no maximum.',
+		},
+		{
+			displayName: 'Maximum per Run',
+			name: 'maxPerRun',
+			type: 'string',
+			default: '',
+			placeholder: 'USD 50000',
+			description:
+				'Per currency, in major units: the most that one run of one node may move, all its items together. A run over it sends nothing. Not a daily limit: n8n keeps no total across runs or workflows.',
+		},
+		{
+			displayName: 'Allowed Currencies',
+			name: 'allowedCurrencies',
+			type: 'string',
+			default: '',
+			placeholder: 'USD, EUR',
+			description:
+				'Three-letter codes, comma-separated. Money in any other currency (for a swap: from or into) is refused, and its whole run sends nothing. Empty: every currency.',
+		},
+		{
+			displayName: 'Saved Beneficiaries Only',
+			name: 'savedBeneficiariesOnly',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether payouts may go only to beneficiaries saved at the service (Beneficiary → Create), never to a destination given in the workflow: a run with one sends nothing',
+		},
+		{
 			displayName: 'n8n Runs As',
 			name: 'processes',
 			type: 'options',

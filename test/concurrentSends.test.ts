@@ -251,7 +251,7 @@ describe('queue mode (the credential says several n8n processes share the store)
 	test('a run larger than a queue-mode run may be (four records per item) is refused before anything is sent; in one process the limit is twice that', async () => {
 		const FIXED: INodeParameters = { ...PAYOUT, amount: 1000, description: 'payroll', beneficiaryId: { __rl: true, mode: 'id', value: beneficiaryId } };
 		const result = await fixture.run(FIXED, { items: Array.from({ length: MAX_QUEUE_RUN_ITEMS + 1 }, () => ({})), trigger: TRIGGER, credentials: QUEUE });
-		expect(result.error?.message).toBe(`Nothing was sent: ${MAX_QUEUE_RUN_ITEMS + 1} items are more than one run of this node may send in queue mode (${MAX_QUEUE_RUN_ITEMS})`);
+		expect(result.error?.message).toBe(`Nothing was sent: ${MAX_QUEUE_RUN_ITEMS + 1} items are more than one run of this node may send while its records are claims across n8n processes (${MAX_QUEUE_RUN_ITEMS})`);
 		expect(MAX_RUN_ITEMS).toBe(2 * MAX_QUEUE_RUN_ITEMS);
 		const oneProcess = await fixture.run(FIXED, { items: Array.from({ length: MAX_RUN_ITEMS + 1 }, () => ({})), trigger: TRIGGER });
 		expect(oneProcess.error?.message).toBe(`Nothing was sent: ${MAX_RUN_ITEMS + 1} items are more than one run of this node may send (${MAX_RUN_ITEMS})`);

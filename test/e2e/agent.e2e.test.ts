@@ -14,7 +14,9 @@
  *  - deny: a payout denied → nothing sent, the agent's next call to the model carries the refusal;
  *  - bad amount: an amount with decimals (minor units) from the model, approved → a tool error
  *    naming the field and what is allowed reaches the model, nothing sent;
- *  - top-up: Card → Top Up behind its own review, proposed and approved twice in a chat → one.
+ *  - top-up: Card → Top Up behind its own review, proposed and approved twice in a chat → one;
+ *  - over the limit: a payout over the credential's Maximum per Payment, approved → the agent is
+ *    told in plain words which limit it breaks, nothing sent (issue #31).
  * Prints one `agent[<case>]: <payouts> payouts, <reviews> reviews` line per case (reviews: the
  * review messages of the case's conversation so far).
  */
@@ -32,6 +34,8 @@ const AGENT = 'WalletExAgentRev';
 const MODEL_CREDENTIAL = AGENT_MODEL_CREDENTIAL;
 
 const PAY = 'Pay_out';
+/** The credential's Maximum per Payment, in US dollars. */
+const LIMIT_USD = 1000;
 const LIST_BENEFICIARIES = 'List_beneficiaries';
 
 /**
@@ -68,7 +72,8 @@ describeE2E('an AI agent pays only what a person approved, once (agent-payouts-w
 		example = found;
 		webhookId = example.chats[0].webhookId;
 		model = await new ScriptedModel().start();
-		stack = await startStack({ seed: { customers: 3, beneficiaries: 3 } });
+		// The credential's owner caps a payment at 1,000 USD (issue #31): every case below pays less, but one.
+		stack = await startStack({ seed: { customers: 3, beneficiaries: 3 } }, {}, { maxPerPayment: `USD ${LIMIT_USD}` });
 		await stack.n8n.importCredentials([
 			{ ...MODEL_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-scripted-model', url: model.url } },
 		]);
@@ -239,6 +244,24 @@ describeE2E('an AI agent pays only what a person approved, once (agent-payouts-w
 		expect(answer).toContain('nothing was sent');
 		expect(payouts()).toEqual(before);
 		line('deny', payouts().records.length - before.records.length, 1);
+	});
+
+	it('tells the agent a payout over the credential’s limit was refused, even approved, and sends nothing', async () => {
+		const chat = session();
+		const before = payouts();
+		let told = '';
+		model!.script({ toolCalls: [{ name: PAY, args: payArgs(150000, 'Invoice 1045') }] }, (request) => {
+			told = lastToolResult(request);
+			return { text: 'The payout is over the limit set on the account, so nothing was sent.' };
+		});
+		const { turn, approve } = await untilReview(chat, `Pay beneficiary ${beneficiaryId} 1,500.00 USD for invoice 1045`);
+		expect((await click(approve)).status).toBe(200);
+		await reply(turn);
+		expect(told).toContain(
+			`Nothing was sent: this run breaks the payment limits set on the Wallet Payments credential. Maximum per Payment: 1,500.00 USD is over ${LIMIT_USD.toLocaleString('en-US')}.00 USD (item 0).`,
+		);
+		expect(payouts()).toEqual(before);
+		line('over-limit', payouts().records.length - before.records.length, 1);
 	});
 
 	it('gives the agent a tool error naming the field and what is allowed for a bad amount, and sends nothing', async () => {

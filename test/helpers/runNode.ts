@@ -98,6 +98,11 @@ export interface TestCredentials {
 	 * One Process Only (so that tests not about claims do not wait), unless `processes` is given.
 	 */
 	queueMode?: boolean;
+	/** The payment limits (helpers/limits.ts), as the credential stores them. */
+	maxPerPayment?: string;
+	maxPerRun?: string;
+	allowedCurrencies?: string;
+	savedBeneficiariesOnly?: boolean;
 	/** "n8n Runs As" as stored; `null` leaves it out (the credential as created: claims). */
 	processes?: 'one' | 'several' | null;
 	claimWaitMs?: number;

@@ -110,6 +110,28 @@ export async function eachItemBatched<T>(
 	return results;
 }
 
+/**
+ * A run refused as a whole before anything was sent (the credential's limits): the error stops
+ * the node, or with Continue On Fail every item not already failed becomes one error item with it.
+ */
+export function refuseAll<T>(
+	context: IExecuteFunctions,
+	indexes: number[],
+	results: Map<number, ItemResult<T>>,
+	refusal: NodeOperationError,
+): INodeExecutionData[] {
+	if (!context.continueOnFail()) throw refusal;
+	const outputs = new Map<number, ItemResult<INodeExecutionData[]>>();
+	for (const itemIndex of indexes) {
+		const result = results.get(itemIndex);
+		outputs.set(
+			itemIndex,
+			result && !result.ok ? result : { ok: false, errorItem: errorItem(refusal, itemIndex) },
+		);
+	}
+	return inItemOrder(context, indexes, outputs);
+}
+
 /** The outputs in item order: each item's own, paired with it, or its error item. */
 export function inItemOrder(
 	context: IExecuteFunctions,

@@ -15,6 +15,7 @@ import * as customer from './customer';
 import { runGuarded } from './guarded/pipeline';
 import { type GuardedOperation, isGuarded } from './guarded/request';
 import { eachItem, eachItemBatched, inItemOrder } from './itemLoop';
+import { type MoneyOf, refusedByLimits } from './limitCheck';
 import * as payout from './payout';
 import * as swap from './swap';
 import * as transaction from './transaction';
@@ -25,6 +26,8 @@ type Operation = {
 	reads?: boolean;
 	/** Items per Batch when the user sets none (DEFAULT_ITEMS_PER_BATCH otherwise). */
 	itemsPerBatchDefault?: number;
+	/** What each item's money is (Swap → Get Quote), checked against the credential's limits first. */
+	money?: MoneyOf;
 };
 
 const resources: Record<string, Record<string, unknown>> = {
@@ -61,6 +64,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const found = findOperation(this, resource, operation);
 	if (isGuarded(found)) return [await runGuarded(this, found, indexes)];
 
+	if (found.money) {
+		const refused = await refusedByLimits(this, indexes, found.money);
+		if (refused) return [refused];
+	}
 	const { execute } = found;
 	const run = async (itemIndex: number) => await execute.call(this, itemIndex);
 	const results = found.reads

@@ -2,7 +2,7 @@
 import { randomUUID } from 'crypto';
 
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
-import { N8n, type N8nOptions, type NodeRun } from './n8n';
+import { N8n, type N8nOptions, type NodeRun, type WalletCredentialData } from './n8n';
 
 /** e2e files run only under jest.e2e.config.js (its globalSetup installs n8n and packs). */
 export const describeE2E: jest.Describe = process.env.WALLET_E2E ? describe : describe.skip;
@@ -32,6 +32,8 @@ export async function createN8n(options: N8nOptions = {}): Promise<N8n> {
 export async function startStack(
 	sandboxOptions: SandboxOptions = {},
 	n8nOptions: N8nOptions = {},
+	/** More credential fields (e.g. payment limits). */
+	credential: Partial<WalletCredentialData> = {},
 ): Promise<Stack> {
 	const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, ...sandboxOptions });
 	let n8n: N8n | undefined;
@@ -45,6 +47,7 @@ export async function startStack(
 			// One n8n process: One Process Only, as the README recommends there (no claim wait);
 			// defaults.e2e.test.ts runs one process with the credential as created.
 			...(process.env.WALLET_QUEUE_MODE ? {} : { processes: 'one' as const }),
+			...credential,
 		});
 		return { sandbox, n8n };
 	} catch (error) {

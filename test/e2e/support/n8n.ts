@@ -42,6 +42,11 @@ export interface WalletCredentialData {
 	webhookSecret?: string;
 	/** The credential's "n8n Runs As" (left out: as a user creates it, claims) and Claim Wait (ms). */
 	processes?: 'one' | 'several';
+	/** The payment limits (nodes/WalletPayments/helpers/limits.ts). */
+	maxPerPayment?: string;
+	maxPerRun?: string;
+	allowedCurrencies?: string;
+	savedBeneficiariesOnly?: boolean;
 	claimWaitMs?: number;
 }
 

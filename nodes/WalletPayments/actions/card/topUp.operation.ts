@@ -56,6 +56,7 @@ export async function prepare(this: IExecuteFunctions, itemIndex: number): Promi
 	return {
 		endpoint: '/api/v1/virtualcards/topup',
 		body,
+		money: { currency: 'USD', minor: Math.round((body.amount as number) * 100) },
 		reference: { given: additional.reference },
 	};
 }

@@ -41,6 +41,8 @@ export async function prepare(this: IExecuteFunctions, itemIndex: number): Promi
 	return {
 		endpoint: '/api/v1/virtualcards/withdraw',
 		body,
+		// The contract states no unit: counted as US dollars, so that a limit is never undercounted.
+		money: { currency: 'USD', minor: (body.amount as number) * 100 },
 		reference: { given: additional.reference },
 	};
 }

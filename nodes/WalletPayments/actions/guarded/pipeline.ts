@@ -10,8 +10,9 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { type Batching, batchingOf } from '../../helpers/batching';
 import { runOrigin } from '../../helpers/idempotency';
 import { limiter } from '../../helpers/limiter';
+import { limitsRefusal } from '../../helpers/limits';
 import { settlementFields, waitForFinalStatus } from '../../helpers/settlement';
-import { eachItem, eachItemBatched, inItemOrder, type ItemResult } from '../itemLoop';
+import { eachItem, eachItemBatched, inItemOrder, type ItemResult, refuseAll } from '../itemLoop';
 import { type GuardedOperation, prepareItem, type PreparedItem } from './request';
 import { guardedRun } from './run';
 
@@ -29,6 +30,13 @@ export async function runGuarded(
 	const preparedItem = (itemIndex: number) =>
 		(prepared.get(itemIndex) as { ok: true; value: PreparedItem }).value;
 	const items = indexes.filter((itemIndex) => prepared.get(itemIndex)!.ok).map(preparedItem);
+	const refusal = await limitsRefusal(
+		context,
+		items.flatMap(({ itemIndex, request }) =>
+			request.money ? [{ itemIndex, money: request.money }] : [],
+		),
+	);
+	if (refusal) return refuseAll(context, indexes, prepared, refusal);
 	const batching = items.length > 0 ? batchingOf(context) : undefined;
 	const sent = batching
 		? await sendOnce(context, items, origin, batching)

@@ -13,6 +13,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { LedgerItem } from '../../../shared/ledger';
 
 import { derivedKey, doneOnceKey, optionalKey, referenceFromKey } from '../../helpers/idempotency';
+import type { Money } from '../../helpers/limits';
 import type { WaitSettings } from '../../helpers/settlement';
 import { optionalText } from '../../helpers/validation';
 
@@ -27,6 +28,8 @@ export interface GuardedRequest {
 	 * finalized once): its ID makes the key when the user gives none, so no later run sends it.
 	 */
 	doneOnceFor?: string;
+	/** What the item would move, checked against the credential's limits (helpers/limits.ts). */
+	money?: Money;
 	/** Payouts, swaps and card money say "may have been carried out" on unclear failures. */
 	movesMoney?: boolean;
 	/** The service's answer as this item's output (e.g. with card details masked). */

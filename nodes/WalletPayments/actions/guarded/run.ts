@@ -11,21 +11,9 @@ import {
 	type Verdict,
 	windows,
 } from '../../../shared/ledger';
+import { itemRanges } from '../../helpers/itemRanges';
 import type { PreparedItem } from './request';
 import { sendItem } from './send';
-
-/** "0–41, 43, 45–47": item indexes as ranges. */
-function itemRanges(indexes: number[]): string {
-	const sorted = [...indexes].sort((a, b) => a - b);
-	const ranges: string[] = [];
-	for (let i = 0; i < sorted.length; i++) {
-		let j = i;
-		while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
-		ranges.push(i === j ? String(sorted[i]) : `${sorted[i]}–${sorted[j]}`);
-		i = j;
-	}
-	return ranges.join(', ');
-}
 
 /** The store could not record an item before its send: it is not sent, and nothing after it is. */
 function notRecorded(
@@ -77,14 +65,14 @@ export function guardedRun(
 	const byIndex = new Map(items.map((item) => [item.itemIndex, item]));
 	const sent: number[] = [];
 	let sizeChecked: Promise<void> | undefined;
-	/** Queue mode keeps four records per item (states.ts): a run may send half as many items. */
+	/** Claims keep four records per item (states.ts): a run may send half as many items. */
 	const checkQueueSize = async () => {
 		if (items.length > MAX_QUEUE_RUN_ITEMS && (await ledger.crossWait()) !== undefined) {
 			throw new NodeOperationError(
 				context.getNode(),
-				`Nothing was sent: ${items.length} items are more than one run of this node may send in queue mode (${MAX_QUEUE_RUN_ITEMS})`,
+				`Nothing was sent: ${items.length} items are more than one run of this node may send while its records are claims across n8n processes (${MAX_QUEUE_RUN_ITEMS})`,
 				{
-					description: `In queue mode the node remembers ${KEYS_REMEMBERED / 4} items so that no re-run sends one twice; one run may use half of that. Split the items over several runs (e.g. with a Loop Over Items node).`,
+					description: `With claims (the credential's n8n Runs As, unless One Process Only) the node remembers ${KEYS_REMEMBERED / 4} items so that no re-run sends one twice; one run may use half of that. Split the items over several runs (e.g. with a Loop Over Items node).`,
 				},
 			);
 		}

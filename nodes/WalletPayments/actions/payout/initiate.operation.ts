@@ -167,6 +167,11 @@ export async function prepare(this: IExecuteFunctions, itemIndex: number): Promi
 	return {
 		endpoint: '/api/v2/wallets/payout/initialize',
 		body,
+		money: {
+			currency: sourceWalletCurrency,
+			minor: body.amount as number,
+			inlineBeneficiary: body.beneficiary !== undefined,
+		},
 		waitForFinal: waitSettingsIfAsked(this, itemIndex),
 	};
 }

@@ -82,6 +82,7 @@ export async function prepare(this: IExecuteFunctions, itemIndex: number): Promi
 	return {
 		endpoint: '/api/v1/wallets/payout/initialize',
 		body,
+		money: { currency: sourceWalletCurrency, minor: body.amount as number },
 		reference: { given: this.getNodeParameter('reference', itemIndex, '') },
 	};
 }

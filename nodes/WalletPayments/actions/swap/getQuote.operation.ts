@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { forOperation } from '../../helpers/displayOptions';
-import { majorAmountText } from '../../helpers/units';
+import type { Money } from '../../helpers/limits';
+import { majorAmountText, majorToMinor } from '../../helpers/units';
 import { currencyCode, InvalidInput } from '../../helpers/validation';
 import { apiRequest } from '../../transport/request';
 
@@ -37,6 +38,26 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = forOperation('swap', 'getQuote', properties);
+
+/** What the quote would swap, for the credential's limits (helpers/limits.ts). */
+export function money(this: IExecuteFunctions, itemIndex: number): Money {
+	const currency = currencyCode(
+		this.getNodeParameter('sourceCurrency', itemIndex),
+		'Source Currency',
+	);
+	return {
+		currency,
+		minor: majorToMinor(
+			this.getNodeParameter('amount', itemIndex),
+			currency,
+			Number.MAX_SAFE_INTEGER,
+			{
+				unitSwitch: false,
+			},
+		),
+		into: currencyCode(this.getNodeParameter('targetCurrency', itemIndex), 'Target Currency'),
+	};
+}
 
 export async function execute(
 	this: IExecuteFunctions,
