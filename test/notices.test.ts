@@ -1,0 +1,50 @@
+/**
+ * A run whose every item was already submitted says so above its output (issue #31, point 6): a
+ * monthly payroll started by hand with last month's rows would otherwise pay nobody silently.
+ */
+import type { IRun } from 'n8n-workflow';
+
+import { useSandbox } from './helpers/sandbox';
+import { createBeneficiary, idLocator } from './operations/wallet-support';
+
+const fixture = useSandbox();
+
+const hintsOf = (run: IRun) => Object.values(run.data.resultData.runData).flatMap((runs) => runs.flatMap((r) => r.hints ?? []));
+
+test('the same rows again: nothing sent, and a warning says why and what to do for a new period', async () => {
+	const beneficiary = await createBeneficiary(fixture);
+	const parameters = {
+		resource: 'payout',
+		operation: 'initiate',
+		amount: '={{ $json.cents }}',
+		sourceWalletCurrency: 'USD',
+		customerEmail: 'ann@example.com',
+		description: '={{ $json.invoice }}',
+		beneficiaryMode: 'id',
+		beneficiaryId: idLocator(beneficiary.id as string),
+		duplicateProtection: { idempotencyKey: '={{ $json.invoice }}' },
+	};
+	const items = [
+		{ invoice: 'INV-11', cents: 1000 },
+		{ invoice: 'INV-12', cents: 2000 },
+	];
+	const first = await fixture.run(parameters, { items });
+	expect(first.error).toBeUndefined();
+	expect(hintsOf(first.run)).toEqual([]);
+
+	const again = await fixture.run(parameters, { items });
+	expect(again.items.map((i) => i.json.alreadySubmitted)).toEqual([true, true]);
+	expect(hintsOf(again.run)).toEqual([
+		{
+			type: 'warning',
+			location: 'outputPane',
+			message:
+				"Nothing was sent: all 2 items were already submitted by an earlier run (same idempotency keys). For a new period, such as next month's payroll, put the period in Duplicate Protection → Idempotency Key, e.g. {{ $json.invoiceId }}-{{ $now.toFormat('yyyy-MM') }}.",
+		},
+	]);
+
+	// One new row among them: it is sent, and nothing is said.
+	const mixed = await fixture.run(parameters, { items: [...items, { invoice: 'INV-13', cents: 3000 }] });
+	expect(mixed.items.map((i) => i.json.alreadySubmitted ?? false)).toEqual([true, true, false]);
+	expect(hintsOf(mixed.run)).toEqual([]);
+});
