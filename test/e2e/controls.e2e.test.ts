@@ -1,8 +1,11 @@
 /**
- * Payment limits on the credential, inside a real n8n (issue #31, point 3): the credential's owner
- * sets Maximum per Payment, Maximum per Run and Saved Beneficiaries Only; a production webhook's
- * payee list goes through Payee Rows to Pay (Payout → Initiate). A run that breaks a limit sends
- * nothing and fails with the error that names it; a run within them pays every row.
+ * Payment controls inside a real n8n (issue #31). Limits on the credential (point 3): the
+ * credential's owner sets Maximum per Payment, Maximum per Run and Saved Beneficiaries Only; a
+ * production webhook's payee list goes through Payee Rows to Pay (Payout → Initiate). A run that
+ * breaks a limit sends nothing and fails with the error that names it; a run within them pays
+ * every row. Preview and approval (points 1–2): the same Pay node previews the rows (nothing
+ * sent), then sends them with the preview's fingerprint as Approved Fingerprint; changed rows
+ * with that fingerprint send nothing.
  *
  *   controls[<case>]: <n> sent, <m> refused
  */
@@ -12,6 +15,9 @@ import { payeeMaker, payeeRows, payoutsPerBeneficiary, postJson, webhookNode, ty
 
 const WORKFLOW_ID = 'WalletControls01';
 const PATH = 'controls-pay';
+/** Preview and approval (issue #31, points 1–2): the same node previews, then sends what was approved. */
+const APPROVAL_ID = 'WalletControls02';
+const APPROVAL_PATH = 'controls-approve';
 const CREDENTIAL = { id: 'WalletLimits0001', name: 'Wallet Payments (limits)' };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -20,19 +26,20 @@ describeE2E('payment limits on the credential, in n8n', () => {
 	let stack: Stack | undefined;
 	let newPayees: (count: number) => Promise<Payee[]>;
 	const lines: string[] = [];
-	let runs = 0;
 
-	/** Posts the rows and returns the run once it has finished, with its data. */
-	async function run(rows: Array<Record<string, unknown>>): Promise<ApiExecution> {
+	const runsOf: Record<string, number> = {};
+
+	/** Posts the body and returns the run once it has finished, with its data. */
+	async function run(rows: Array<Record<string, unknown>>, workflow = { id: WORKFLOW_ID, path: PATH }, extra: Record<string, unknown> = {}): Promise<ApiExecution> {
 		const { n8n } = stack!;
-		expect(await postJson(`${n8n.baseUrl}/webhook/${PATH}`, { payees: rows })).toBe(200);
-		runs++;
+		expect(await postJson(`${n8n.baseUrl}/webhook/${workflow.path}`, { payees: rows, ...extra })).toBe(200);
+		runsOf[workflow.id] = (runsOf[workflow.id] ?? 0) + 1;
 		const deadline = Date.now() + 60000;
 		for (;;) {
-			const listed = await n8n.publicApi<{ data: ApiExecution[] }>('GET', `/executions?workflowId=${WORKFLOW_ID}&limit=50&includeData=true`);
+			const listed = await n8n.publicApi<{ data: ApiExecution[] }>('GET', `/executions?workflowId=${workflow.id}&limit=50&includeData=true`);
 			const all = listed.body.data ?? [];
-			if (all.length >= runs && !['new', 'running', 'waiting'].includes(all[0].status)) return all[0];
-			if (Date.now() > deadline) throw new Error(`Run ${runs} has not finished: ${JSON.stringify(all.map((e) => [e.id, e.status]))}`);
+			if (all.length >= runsOf[workflow.id] && !['new', 'running', 'waiting'].includes(all[0].status)) return all[0];
+			if (Date.now() > deadline) throw new Error(`Run ${runsOf[workflow.id]} of ${workflow.id} has not finished: ${JSON.stringify(all.map((e) => [e.id, e.status]))}`);
 			await sleep(300);
 		}
 	}
@@ -70,18 +77,36 @@ describeE2E('payment limits on the credential, in n8n', () => {
 			},
 			{ credentialId: CREDENTIAL.id, credentialName: CREDENTIAL.name },
 		);
-		await n8n.importWorkflows([chain(WORKFLOW_ID, 'Controls: pay a list under limits', [webhookNode(PATH), payeeRows(), pay])]);
+		const previewOrPay = walletNode('Pay', 'payout', 'initiate', {
+			sourceWalletCurrency: 'USD',
+			amountUnit: 'major',
+			amount: '={{ $json.dollars }}',
+			customerEmail: '={{ $json.email }}',
+			description: '={{ $json.invoiceId }}',
+			beneficiaryMode: 'id',
+			beneficiaryId: { __rl: true, mode: 'id', value: '={{ $json.beneficiaryId }}' },
+			duplicateProtection: { idempotencyKey: '={{ $json.invoiceId }}' },
+			previewOnly: "={{ $('Webhook').first().json.body.preview === true }}",
+			approvedFingerprint: "={{ $('Webhook').first().json.body.approved ?? '' }}",
+		});
+		await n8n.importWorkflows([
+			chain(WORKFLOW_ID, 'Controls: pay a list under limits', [webhookNode(PATH), payeeRows(), pay]),
+			chain(APPROVAL_ID, 'Controls: preview, then pay what was approved', [webhookNode(APPROVAL_PATH), payeeRows(), previewOrPay]),
+		]);
 		await n8n.start();
 		await n8n.publishNow(WORKFLOW_ID);
+		await n8n.publishNow(APPROVAL_ID);
 		// Right after publishing, n8n 2.41.1 answers the preflight for a path not yet registered 500.
-		const deadline = Date.now() + 20000;
-		for (;;) {
-			try {
-				await n8n.waitForWebhook(PATH, 'POST', Math.max(0, deadline - Date.now()));
-				break;
-			} catch (error) {
-				if (!/→ 500$/.test((error as Error).message) || Date.now() > deadline) throw error;
-				await sleep(200);
+		for (const path of [PATH, APPROVAL_PATH]) {
+			const deadline = Date.now() + 20000;
+			for (;;) {
+				try {
+					await n8n.waitForWebhook(path, 'POST', Math.max(0, deadline - Date.now()));
+					break;
+				} catch (error) {
+					if (!/→ 500$/.test((error as Error).message) || Date.now() > deadline) throw error;
+					await sleep(200);
+				}
 			}
 		}
 		newPayees = payeeMaker(sandbox);
@@ -114,5 +139,36 @@ describeE2E('payment limits on the credential, in n8n', () => {
 		lines.push(`controls[within the limits]: ${sent} sent, ${payees.length - sent} refused`);
 		expect(execution.status).toBe('success');
 		expect(sent).toBe(3);
+	});
+
+	test('a preview sends nothing; the approved rows are sent once; rows changed after the approval: nothing sent', async () => {
+		const workflow = { id: APPROVAL_ID, path: APPROVAL_PATH };
+		const payees = await newPayees(4);
+		const rows = payees.map((p, i) => ({ ...p, dollars: 10 * (i + 1) }));
+		const output = (execution: ApiExecution) => (execution.data?.resultData.runData.Pay?.at(-1)?.data?.main[0] ?? []).map((item) => item.json);
+
+		const preview = await run(rows, workflow, { preview: true });
+		const summary = output(preview).at(-1)!;
+		lines.push(`controls[preview]: ${paidOf(payees)} sent, ${summary.toSend} would be sent, total ${JSON.stringify(summary.totals)}`);
+		expect(preview.status).toBe('success');
+		expect(paidOf(payees)).toBe(0);
+		expect(summary).toMatchObject({ summary: true, rows: 4, toSend: 4, totals: { USD: { minor: 10000, major: '100.00 USD' } } });
+
+		const changed = await run([rows[0], rows[1], rows[2], { ...rows[3], dollars: 41 }], workflow, { approved: summary.fingerprint });
+		lines.push(`controls[rows changed after the approval]: ${paidOf(payees)} sent, 4 refused`);
+		expect(changed.status).toBe('error');
+		expect(payError(changed)).toMatch(/^Nothing was sent: these rows are not the approved ones/);
+		expect(paidOf(payees)).toBe(0);
+
+		const approved = await run(rows, workflow, { approved: summary.fingerprint });
+		lines.push(`controls[approved]: ${paidOf(payees)} sent, 0 refused`);
+		expect(approved.status).toBe('success');
+		expect(output(approved).map((j) => j.alreadySubmitted ?? false)).toEqual([false, false, false, false]);
+		expect(paidOf(payees)).toBe(4);
+
+		// Previewed again: every row already submitted, nothing sent.
+		const again = await run(rows, workflow, { preview: true });
+		expect(output(again).slice(0, 4).map((j) => j.decision)).toEqual(['alreadySubmitted', 'alreadySubmitted', 'alreadySubmitted', 'alreadySubmitted']);
+		expect(paidOf(payees)).toBe(4);
 	});
 });

@@ -21,3 +21,4 @@ export {
 } from './states';
 export { takeoverWaitMs } from './takeover';
 export { type LedgerItem, windows } from './windows';
+export { peekKeys, type Seen } from './peek';

@@ -1,18 +1,22 @@
 /**
  * The guarded pipeline: operations that create something at the service run in two passes. Every
- * item is built and validated first (a bad row stops the run before any money moves), then the
- * items are sent, up to Items per Batch at once, each at most once (run.ts), and their records
- * verified to have held. Items that asked to wait for their final status then all wait together,
- * their status checks within the same Batching bound on requests in flight.
+ * item is built and validated first (a bad row stops the run before any money moves), the run
+ * checked against the credential's limits and an Approved Fingerprint (or only previewed:
+ * approval.ts), then the items are sent, up to Items per Batch at once, each at most once
+ * (run.ts), and their records verified to have held. Items that asked to wait for their final
+ * status then all wait together, their status checks within the same Batching bound on requests
+ * in flight.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { readApproval } from '../../helpers/approval';
 import { type Batching, batchingOf } from '../../helpers/batching';
 import { runOrigin } from '../../helpers/idempotency';
 import { limiter } from '../../helpers/limiter';
 import { limitsRefusal } from '../../helpers/limits';
 import { settlementFields, waitForFinalStatus } from '../../helpers/settlement';
 import { eachItem, eachItemBatched, inItemOrder, type ItemResult, refuseAll } from '../itemLoop';
+import { approvalRefusal, previewRun } from './approval';
 import { type GuardedOperation, prepareItem, type PreparedItem } from './request';
 import { guardedRun } from './run';
 
@@ -22,6 +26,8 @@ export async function runGuarded(
 	indexes: number[],
 ): Promise<INodeExecutionData[]> {
 	const origin = runOrigin(context);
+	const approval = readApproval(context);
+	if (approval.previewOnly) return await previewRun(context, operation, indexes, origin);
 	const prepared = await eachItem(
 		context,
 		indexes,
@@ -36,7 +42,8 @@ export async function runGuarded(
 			request.money ? [{ itemIndex, money: request.money }] : [],
 		),
 	);
-	if (refusal) return refuseAll(context, indexes, prepared, refusal);
+	const refused = refusal ?? approvalRefusal(context, items, approval);
+	if (refused) return refuseAll(context, indexes, prepared, refused);
 	const batching = items.length > 0 ? batchingOf(context) : undefined;
 	const sent = batching
 		? await sendOnce(context, items, origin, batching)

@@ -55,6 +55,8 @@ export function isGuarded(operation: unknown): operation is GuardedOperation {
 export interface PreparedItem extends LedgerItem {
 	request: GuardedRequest;
 	reference?: string;
+	/** What an approval covers (helpers/approval.ts): the request and the key the user gave. */
+	approved: { key: string | null; body: IDataObject };
 }
 
 interface Protection {
@@ -76,8 +78,12 @@ export async function prepareItem(
 	const givenReference = request.reference
 		? optionalText(request.reference.given, 'Reference', 100)
 		: undefined;
+	const userKey = optionalKey(protection.idempotencyKey, 'Idempotency Key');
+	// A reference made from a derived key is left out of what an approval covers (it changes with
+	// what started the run); one the user gave is part of the request.
+	const bodyBefore = request.body;
 	const key =
-		optionalKey(protection.idempotencyKey, 'Idempotency Key') ??
+		userKey ??
 		givenReference ??
 		(request.doneOnceFor === undefined
 			? undefined
@@ -88,5 +94,16 @@ export async function prepareItem(
 		reference = givenReference ?? referenceFromKey(workflowId, nodeId, key);
 		request.body = { ...request.body, reference };
 	}
-	return { itemIndex, request, key, reference, allowResend: protection.allowResend === true };
+	const approved = {
+		key: userKey ?? null,
+		body: givenReference === undefined ? bodyBefore : request.body,
+	};
+	return {
+		itemIndex,
+		request,
+		key,
+		reference,
+		approved,
+		allowResend: protection.allowResend === true,
+	};
 }

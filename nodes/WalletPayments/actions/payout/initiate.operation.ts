@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { destinationProperties, readDestination } from '../../helpers/destination';
+import { approvalProperties } from '../../helpers/approval';
 import { forOperation } from '../../helpers/displayOptions';
 import {
 	customerEmailField,
@@ -83,6 +84,7 @@ const properties: INodeProperties[] = [
 	},
 	...destinationProperties(INLINE),
 	duplicateProtectionField,
+	...approvalProperties,
 	sendBatchingField,
 	...waitForFinalStatusProperties(),
 ];

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { approvalProperties } from '../../helpers/approval';
 import { forOperation } from '../../helpers/displayOptions';
 import {
 	customerEmailField,
@@ -54,6 +55,7 @@ const properties: INodeProperties[] = [
 		'Your unique reference for this payout; the service refuses a reference it has seen before',
 	),
 	duplicateProtectionField,
+	...approvalProperties,
 	sendBatchingField,
 ];
 

@@ -1,0 +1,146 @@
+/**
+ * A payout run's Preview and its approval (helpers/approval.ts has the fields and the
+ * fingerprint). A preview prepares every row as a run does (the same checks and reads), checks the
+ * credential's limits, looks up each key's records without keeping anything (shared/ledger
+ * peek.ts), and sends nothing: one item per row, then a summary with the fingerprint.
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { peekKeys } from '../../../shared/ledger';
+import { type Approval, fingerprintOf } from '../../helpers/approval';
+import { limitsRefusal, majorText } from '../../helpers/limits';
+import { type GuardedOperation, prepareItem, type PreparedItem } from './request';
+
+const fingerprintOfItems = (items: PreparedItem[]) => fingerprintOf(items.map((i) => i.approved));
+
+/** The run's error when an Approved Fingerprint is set and these rows do not make it. */
+export function approvalRefusal(
+	context: IExecuteFunctions,
+	items: PreparedItem[],
+	approval: Approval,
+): NodeOperationError | undefined {
+	if (approval.approvedFingerprint === '') return undefined;
+	const now = fingerprintOfItems(items);
+	if (now === approval.approvedFingerprint) return undefined;
+	return new NodeOperationError(
+		context.getNode(),
+		`Nothing was sent: these rows are not the approved ones (approved ${approval.approvedFingerprint}, these make ${now}): a row was added, removed or changed since the preview`,
+		{
+			description:
+				'Preview these rows again and have that preview approved, or run the approved rows unchanged.',
+		},
+	);
+}
+
+/** Totals per currency in minor units, and the largest payment, of the rows to send. */
+function tally(items: PreparedItem[]) {
+	const totals = new Map<string, number>();
+	let largest: PreparedItem | undefined;
+	for (const item of items) {
+		const money = item.request.money;
+		if (!money) continue;
+		totals.set(money.currency, (totals.get(money.currency) ?? 0) + money.minor);
+		if (!largest || money.minor > largest.request.money!.minor) largest = item;
+	}
+	const big = largest?.request.money;
+	return {
+		totals: Object.fromEntries(
+			[...totals].map(([currency, minor]) => [
+				currency,
+				{ minor, major: majorText(minor, currency) },
+			]),
+		),
+		largest: big
+			? {
+					itemIndex: largest!.itemIndex,
+					minor: big.minor,
+					major: majorText(big.minor, big.currency),
+				}
+			: null,
+	};
+}
+
+export async function previewRun(
+	context: IExecuteFunctions,
+	operation: GuardedOperation,
+	indexes: number[],
+	origin: string,
+): Promise<INodeExecutionData[]> {
+	// Every row is prepared, whatever Continue On Fail says: a refused row is reported, not thrown.
+	const prepared = new Map<number, PreparedItem | string>();
+	for (const itemIndex of indexes) {
+		try {
+			prepared.set(itemIndex, await prepareItem(context, operation, itemIndex, origin));
+		} catch (error) {
+			prepared.set(itemIndex, `${(error as Error).message} (item ${itemIndex})`);
+		}
+	}
+	const items = indexes
+		.map((itemIndex) => prepared.get(itemIndex)!)
+		.filter((p): p is PreparedItem => typeof p !== 'string');
+	const refusal = await limitsRefusal(
+		context,
+		items.flatMap(({ itemIndex, request }) =>
+			request.money ? [{ itemIndex, money: request.money }] : [],
+		),
+	);
+	const seen = refusal
+		? new Map()
+		: await peekKeys(
+				context,
+				items.map((item) => item.key),
+			);
+	const earlier = new Set<string>();
+	const toSend: PreparedItem[] = [];
+	const counts = { send: 0, alreadySubmitted: 0, refused: 0 };
+	const out: INodeExecutionData[] = indexes.map((itemIndex) => {
+		const entry = prepared.get(itemIndex)!;
+		let json: IDataObject;
+		if (typeof entry === 'string') {
+			json = { decision: 'refused', reason: entry };
+		} else {
+			const money = entry.request.money;
+			const row: IDataObject = {
+				idempotencyKey: entry.key,
+				...(entry.reference === undefined ? {} : { reference: entry.reference }),
+				...(money ? { amount: majorText(money.minor, money.currency) } : {}),
+				request: entry.request.body,
+			};
+			const repeat = earlier.has(entry.key);
+			earlier.add(entry.key);
+			const found = seen.get(entry.key);
+			if (refusal) json = { decision: 'refused', reason: refusal.message, ...row };
+			else if (!entry.allowResend && (repeat || found !== 'new')) {
+				const reason = repeat
+					? 'an earlier row of this run has the same key: it is sent once'
+					: found === 'accepted'
+						? 'sent by an earlier run; the service accepted it'
+						: 'sent by an earlier run with no clear answer: it may have been carried out';
+				json = { decision: 'alreadySubmitted', reason, ...row };
+			} else {
+				json = {
+					decision: 'send',
+					...(entry.allowResend && found !== 'new' ? { reason: 'Allow Resend' } : {}),
+					...row,
+				};
+				toSend.push(entry);
+			}
+		}
+		counts[json.decision as keyof typeof counts]++;
+		return { json: { preview: true, ...json }, pairedItem: { item: itemIndex } };
+	});
+	const summary: IDataObject = {
+		preview: true,
+		summary: true,
+		rows: indexes.length,
+		toSend: counts.send,
+		alreadySubmitted: counts.alreadySubmitted,
+		refused: counts.refused,
+		...tally(toSend),
+		...(refusal ? { refusedBy: refusal.message } : {}),
+		fingerprint: fingerprintOfItems(items),
+	};
+	out.push({ json: summary, pairedItem: indexes.map((item) => ({ item })) });
+	return out;
+}

@@ -1,0 +1,134 @@
+/**
+ * Preview and approval of a payout run (issue #31, points 1 and 2), over real HTTP against the
+ * sandbox: a preview sends nothing and says per row what a run would do; its fingerprint is what
+ * a run with that Approved Fingerprint sends, and nothing else.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { fingerprintOf } from '../nodes/WalletPayments/helpers/approval';
+import { useSandbox } from './helpers/sandbox';
+import { createBeneficiary, idLocator } from './operations/wallet-support';
+
+const fixture = useSandbox();
+
+const posts = () => fixture.apiRequests().filter((r) => r.method === 'POST' && r.path.includes('/payout/'));
+
+function payRows(beneficiaryId: string, extra: INodeParameters = {}): INodeParameters {
+	return {
+		resource: 'payout',
+		operation: 'initiate',
+		amountUnit: 'major',
+		amount: '={{ $json.amount }}',
+		sourceWalletCurrency: 'USD',
+		customerEmail: 'ann@example.com',
+		description: '={{ $json.invoice }}',
+		beneficiaryMode: 'id',
+		beneficiaryId: idLocator(beneficiaryId),
+		duplicateProtection: { idempotencyKey: '={{ $json.invoice }}' },
+		...extra,
+	};
+}
+
+const rows = [
+	{ invoice: 'INV-21', amount: '100' },
+	{ invoice: 'INV-22', amount: '250.50' },
+	{ invoice: 'INV-23', amount: 'ten' },
+	{ invoice: 'INV-21', amount: '100' },
+];
+
+describe('the fingerprint', () => {
+	test('the same rows in any order and with keys in any order make the same one; any change another', () => {
+		const a = { key: 'INV-1', body: { amount: 100, currency: 'USD', beneficiaryId: 'b1' } };
+		const b = { key: null, body: { beneficiaryId: 'b2', amount: 200, currency: 'USD' } };
+		const same = fingerprintOf([a, b]);
+		expect(same).toMatch(/^fp-[0-9a-f]{32}$/);
+		expect(fingerprintOf([b, { key: 'INV-1', body: { currency: 'USD', beneficiaryId: 'b1', amount: 100 } }])).toBe(same);
+		expect(fingerprintOf([a])).not.toBe(same);
+		expect(fingerprintOf([a, { ...b, body: { ...b.body, amount: 201 } }])).not.toBe(same);
+		expect(fingerprintOf([a, { ...b, key: 'INV-2' }])).not.toBe(same);
+	});
+});
+
+describe('Preview Only, then a run with the Approved Fingerprint', () => {
+	test('the preview sends nothing: per row send, already submitted or refused, and a summary', async () => {
+		const beneficiary = await createBeneficiary(fixture);
+		// INV-22 was paid before.
+		await fixture.run(payRows(beneficiary.id as string), { items: [rows[1]] });
+		const before = posts().length;
+
+		const result = await fixture.run(payRows(beneficiary.id as string, { previewOnly: true }), { items: rows });
+		expect(result.error).toBeUndefined();
+		expect(posts().length).toBe(before);
+		const out = result.items.map((i) => i.json);
+		expect(out.map((j) => [j.decision, j.idempotencyKey, j.amount])).toEqual([
+			['send', 'INV-21', '100.00 USD'],
+			['alreadySubmitted', 'INV-22', '250.50 USD'],
+			['refused', undefined, undefined],
+			['alreadySubmitted', 'INV-21', '100.00 USD'],
+			[undefined, undefined, undefined],
+		]);
+		expect(out[1].reason).toBe('sent by an earlier run; the service accepted it');
+		expect(out[2].reason).toContain('Invalid "Amount (Major Units)"');
+		expect(out[3].reason).toBe('an earlier row of this run has the same key: it is sent once');
+		expect(result.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }, [{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]]);
+		expect(out[4]).toEqual({
+			preview: true,
+			summary: true,
+			rows: 4,
+			toSend: 1,
+			alreadySubmitted: 2,
+			refused: 1,
+			totals: { USD: { minor: 10000, major: '100.00 USD' } },
+			largest: { itemIndex: 0, minor: 10000, major: '100.00 USD' },
+			fingerprint: expect.stringMatching(/^fp-[0-9a-f]{32}$/),
+		});
+
+		// Nothing was kept: a run sends INV-21 after the preview looked at it.
+		const valid = [rows[0], rows[1], rows[3]];
+		const fingerprint = (await fixture.run(payRows(beneficiary.id as string, { previewOnly: true }), { items: valid })).items.at(-1)!.json.fingerprint as string;
+		const sent = await fixture.run(payRows(beneficiary.id as string, { approvedFingerprint: fingerprint }), { items: valid });
+		expect(sent.error).toBeUndefined();
+		expect(sent.items.map((i) => (i.json as IDataObject).alreadySubmitted ?? false)).toEqual([false, true, true]);
+		expect(posts().length - before).toBe(1);
+	});
+
+	test('rows changed after the approval: nothing sent, the error says so', async () => {
+		const beneficiary = await createBeneficiary(fixture);
+		const approved = [
+			{ invoice: 'INV-31', amount: '10' },
+			{ invoice: 'INV-32', amount: '20' },
+		];
+		const preview = await fixture.run(payRows(beneficiary.id as string, { previewOnly: true }), { items: approved });
+		const fingerprint = preview.items.at(-1)!.json.fingerprint as string;
+		const before = posts().length;
+		for (const changed of [
+			[approved[0], { ...approved[1], amount: '21' }],
+			[approved[0]],
+			[...approved, { invoice: 'INV-33', amount: '5' }],
+		]) {
+			const result = await fixture.run(payRows(beneficiary.id as string, { approvedFingerprint: fingerprint }), { items: changed });
+			expect(result.error?.message).toMatch(/^Nothing was sent: these rows are not the approved ones \(approved fp-[0-9a-f]{32}, these make fp-[0-9a-f]{32}\): a row was added, removed or changed since the preview$/);
+		}
+		expect(posts().length).toBe(before);
+		// In another order, the approved rows are sent.
+		const result = await fixture.run(payRows(beneficiary.id as string, { approvedFingerprint: fingerprint }), { items: [approved[1], approved[0]] });
+		expect(result.error).toBeUndefined();
+		expect(posts().length - before).toBe(2);
+	});
+
+	test('the preview shows a limit the run would break: every row refused, nothing sent', async () => {
+		const beneficiary = await createBeneficiary(fixture);
+		const before = posts().length;
+		const result = await fixture.run(payRows(beneficiary.id as string, { previewOnly: true }), {
+			items: [
+				{ invoice: 'INV-41', amount: '10' },
+				{ invoice: 'INV-42', amount: '900' },
+			],
+			credentials: { maxPerPayment: 'USD 500' },
+		});
+		expect(posts().length).toBe(before);
+		const out = result.items.map((i) => i.json);
+		expect(out.slice(0, 2).map((j) => j.decision)).toEqual(['refused', 'refused']);
+		expect(out[2]).toMatchObject({ toSend: 0, refused: 2, refusedBy: expect.stringContaining('Maximum per Payment: 900.00 USD is over 500.00 USD (item 1)') });
+	});
+});
