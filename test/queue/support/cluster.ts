@@ -73,8 +73,11 @@ export function queueEnv(services: QueueServices, database: string, prefix: stri
 		DB_POSTGRESDB_USER: 'postgres',
 		DB_POSTGRESDB_PASSWORD: '',
 		// n8n's default pool of 2 connections per process: a webhook processor under hundreds of
-		// simultaneous requests then answers 500/503 ("Database is not ready!"), measured.
-		DB_POSTGRESDB_POOL_SIZE: '10',
+		// simultaneous requests then answers 500/503 ("Database is not ready!"), measured. The
+		// README recommends 10; WALLET_QUEUE_POOL_SIZE=default leaves n8n's own default.
+		...(process.env.WALLET_QUEUE_POOL_SIZE === 'default'
+			? {}
+			: { DB_POSTGRESDB_POOL_SIZE: process.env.WALLET_QUEUE_POOL_SIZE ?? '10' }),
 		EXECUTIONS_MODE: 'queue',
 		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
 		QUEUE_BULL_REDIS_PORT: String(services.redisPort),
