@@ -46,6 +46,35 @@ describe('the store when another worker inserted the row first', () => {
 	});
 });
 
+describe("the store when n8n's database pool gives no connection in time", () => {
+	const POOL_TIMEOUT = new Error('timeout exceeded when trying to connect');
+	afterEach(() => jest.useRealTimers());
+
+	test('the call, which never reached the database, is made again after a wait, and its answer used', async () => {
+		const record = jest
+			.fn()
+			.mockRejectedValueOnce(POOL_TIMEOUT)
+			.mockResolvedValueOnce({ new: [], processed: ['k1'] });
+		await expect(openStore(context(record), 100).record(['k1'])).resolves.toEqual(['k1']);
+		expect(record).toHaveBeenCalledTimes(2);
+	});
+
+	test('a pool that stays full: 4 calls, 1 + 2 + 3 s apart, then its error', async () => {
+		jest.useFakeTimers();
+		const record = jest.fn().mockRejectedValue(POOL_TIMEOUT);
+		const result = openStore(context(record), 100).record(['k1']);
+		const settled = result.catch((error: unknown) => error);
+		for (const ms of [1000, 2000, 3000]) {
+			await jest.advanceTimersByTimeAsync(ms - 1);
+			const before = record.mock.calls.length;
+			await jest.advanceTimersByTimeAsync(1);
+			expect(record.mock.calls.length).toBe(before + 1);
+		}
+		expect(((await settled) as Error).message).toBe('timeout exceeded when trying to connect');
+		expect(record).toHaveBeenCalledTimes(4);
+	});
+});
+
 /**
  * n8n's store as two queue-mode workers see it: one row, read and written back whole. `staleWrite`
  * plays the other worker's call that read the row before this one wrote and writes it back

@@ -12,7 +12,7 @@
  * to have held (verify.ts). docs/ledger.md has the whole design.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { claim, type ClaimResult } from './claim';
 import { verification } from './verify';
@@ -55,6 +55,40 @@ async function afterRowRace<T>(task: () => Promise<T>): Promise<T> {
 		if (!isRowRace(tried.error)) return await Promise.reject(tried.error);
 	}
 	return await task();
+}
+
+/**
+ * n8n's database pool gave no connection in time (node-postgres: "timeout exceeded when trying to
+ * connect", after DB_POSTGRESDB_CONNECTION_TIMEOUT): the call never reached the database, so it
+ * is safe to make again. Measured in queue mode at n8n's default pool of 2 connections: 300
+ * deliveries at once failed trigger runs on this error at their record, losing their events.
+ */
+function isPoolTimeout(error: unknown): boolean {
+	const message = error instanceof Error ? error.message : String(error);
+	return /timeout exceeded when trying to connect/i.test(message);
+}
+
+/** Calls made again after a pool timeout, and the wait before each (ms, times the attempt). */
+const POOL_ATTEMPTS = 4;
+const POOL_BACKOFF_MS = 1000;
+
+/**
+ * Runs a store call again while n8n's pool gives it no connection (up to POOL_ATTEMPTS calls);
+ * `ms` is the time of the call that ran, the one that read and wrote the row.
+ */
+async function afterPoolTimeout<T>(task: () => Promise<T>): Promise<{ answer: T; ms: number }> {
+	for (let attempt = 1; ; attempt++) {
+		const start = Date.now();
+		const tried = await task().then(
+			(value) => ({ ok: true as const, value }),
+			(error: unknown) => ({ ok: false as const, error }),
+		);
+		if (tried.ok) return { answer: tried.value, ms: Date.now() - start };
+		if (attempt >= POOL_ATTEMPTS || !isPoolTimeout(tried.error)) {
+			return await Promise.reject(tried.error);
+		}
+		await sleep(POOL_BACKOFF_MS * attempt);
+	}
 }
 
 export interface Store {
@@ -108,9 +142,7 @@ export function openStore(context: IExecuteFunctions, maxEntries: number): Store
 		values: number,
 		task: () => Promise<T>,
 	): Promise<{ answer: T; ms: number }> => {
-		const start = Date.now();
-		const answer = await afterRowRace(task);
-		const ms = Date.now() - start;
+		const { answer, ms } = await afterPoolTimeout(async () => await afterRowRace(task));
 		context.logger?.debug(`wallet-payments store call ${ms} ms (${values} values)`);
 		return { answer, ms };
 	};
@@ -136,9 +168,10 @@ export function openStore(context: IExecuteFunctions, maxEntries: number): Store
 		if (warmRows.has(rowKey)) return;
 		const { getProcessedDataCount } = context.helpers;
 		if (typeof getProcessedDataCount === 'function') {
-			const start = Date.now();
-			await getProcessedDataCount.call(context.helpers, 'node', options);
-			context.logger?.debug(`wallet-payments store warm-up ${Date.now() - start} ms (read only)`);
+			const { ms } = await afterPoolTimeout(
+				async () => await getProcessedDataCount.call(context.helpers, 'node', options),
+			);
+			context.logger?.debug(`wallet-payments store warm-up ${ms} ms (read only)`);
 		}
 		warmRows.add(rowKey);
 	};
