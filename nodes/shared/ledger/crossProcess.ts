@@ -21,7 +21,7 @@ export const MIN_CLAIM_WAIT_MS = 100;
 /** The credential's "n8n Runs As" value that skips claims; any other value (or none) claims. */
 export const ONE_PROCESS = 'one';
 
-/** The claim wait in ms, or undefined when the credential says n8n is one process. */
+/** The claim wait in ms; undefined when the credential says One Process Only. */
 export async function crossProcessWait(context: IExecuteFunctions): Promise<number | undefined> {
 	const credentials = await context.getCredentials('walletPaymentsApi');
 	if (credentials.processes === ONE_PROCESS) return undefined;
