@@ -6,7 +6,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { readLimits, refusals } from '../nodes/WalletPayments/helpers/limits';
+import { readLimits, refusals, refusalText } from '../nodes/WalletPayments/helpers/limits';
 import { InvalidInput } from '../nodes/WalletPayments/helpers/validation';
 import { useSandbox } from './helpers/sandbox';
 import { createBeneficiary, idLocator } from './operations/wallet-support';
@@ -67,6 +67,17 @@ describe('the limits as the credential stores them', () => {
 			{ limit: 'Maximum per Run', items: [0, 1], detail: 'the 2 items total 200.01 USD, over 150.00 USD' },
 		]);
 	});
+});
+
+test('a run over the limit on every one of 50,000 rows: each found, the error lists 5 and counts the rest', () => {
+	const limits = readLimits({ maxPerPayment: 'USD 1' });
+	const items = Array.from({ length: 50_000 }, (_, itemIndex) => ({ itemIndex, money: { currency: 'USD', minor: 101 + itemIndex } }));
+	const found = refusals(items, limits);
+	expect(found).toHaveLength(50_000);
+	const text = refusalText(found);
+	expect(text).toMatch(/^Nothing was sent: this run breaks the payment limits set on the Wallet Payments credential\. Maximum per Payment: 1\.01 USD is over 1\.00 USD \(item 0\);/);
+	expect(text).toMatch(/; and 49995 more\.$/);
+	expect(text.length).toBeLessThan(600);
 });
 
 describe('a run against the limits, over real HTTP', () => {

@@ -8,18 +8,18 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { limitsRefusal, type Money } from '../helpers/limits';
 import { refuseAll } from './itemLoop';
 
-export type MoneyOf = (this: IExecuteFunctions, itemIndex: number) => Money;
+export type ReadMoney = (this: IExecuteFunctions, itemIndex: number) => Money;
 
 /** The run's output when the limits refuse it, else undefined (the items run as usual). */
 export async function refusedByLimits(
 	context: IExecuteFunctions,
 	indexes: number[],
-	moneyOf: MoneyOf,
+	readMoney: ReadMoney,
 ): Promise<INodeExecutionData[] | undefined> {
 	const items: Array<{ itemIndex: number; money: Money }> = [];
 	for (const itemIndex of indexes) {
 		try {
-			items.push({ itemIndex, money: moneyOf.call(context, itemIndex) });
+			items.push({ itemIndex, money: readMoney.call(context, itemIndex) });
 		} catch {
 			// An item that cannot be read fails on its own when it runs.
 		}

@@ -15,7 +15,7 @@ import * as customer from './customer';
 import { runGuarded } from './guarded/pipeline';
 import { type GuardedOperation, isGuarded } from './guarded/request';
 import { eachItem, eachItemBatched, inItemOrder } from './itemLoop';
-import { type MoneyOf, refusedByLimits } from './limitCheck';
+import { type ReadMoney, refusedByLimits } from './limitCheck';
 import * as payout from './payout';
 import * as swap from './swap';
 import * as transaction from './transaction';
@@ -27,7 +27,7 @@ type Operation = {
 	/** Items per Batch when the user sets none (DEFAULT_ITEMS_PER_BATCH otherwise). */
 	itemsPerBatchDefault?: number;
 	/** What each item's money is (Swap → Get Quote), checked against the credential's limits first. */
-	money?: MoneyOf;
+	money?: ReadMoney;
 };
 
 const resources: Record<string, Record<string, unknown>> = {

@@ -6,6 +6,8 @@
 import { createHash } from 'crypto';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { canonicalJson } from './idempotency';
+
 export const approvalProperties: INodeProperties[] = [
 	{
 		displayName: 'Preview Only',
@@ -43,24 +45,12 @@ export function readApproval(context: IExecuteFunctions): Approval {
 	};
 }
 
-/** JSON with every object's keys in order: the same content gives the same text. */
-function canonical(value: unknown): string {
-	if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-	if (value !== null && typeof value === 'object') {
-		const entries = Object.entries(value as IDataObject)
-			.filter(([, v]) => v !== undefined)
-			.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-		return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-	}
-	return JSON.stringify(value);
-}
-
 /**
  * The fingerprint of what a run would send: every valid row's request (amount, currency, payee,
  * description, reference given) and the key the user gave, in any order of the rows. A key the
  * node derives is left out: it depends on what started the run, not on what is paid.
  */
 export function fingerprintOf(rows: Array<{ key: string | null; body: IDataObject }>): string {
-	const texts = rows.map(canonical).sort();
+	const texts = rows.map(canonicalJson).sort();
 	return `fp-${createHash('sha256').update(texts.join('\n')).digest('hex').slice(0, 32)}`;
 }

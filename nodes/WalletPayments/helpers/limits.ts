@@ -9,7 +9,7 @@ import type { ICredentialDataDecryptedObject, IExecuteFunctions } from 'n8n-work
 import { NodeOperationError } from 'n8n-workflow';
 
 import { itemRanges } from './itemRanges';
-import { currencyExponent, majorToMinor } from './units';
+import { majorText, majorToMinor } from './units';
 import { InvalidInput } from './validation';
 
 /** What one item would move: the currency it is counted in, minor units, and its payee. */
@@ -66,7 +66,7 @@ function perCurrency(value: unknown, field: string): Map<string, number> {
 		const currency = match[1].toUpperCase();
 		const amount = match[2].replace(/[,_ ]/g, '');
 		const minor = minorOrProblem(amount, currency);
-		if (minor instanceof InvalidInput) {
+		if (typeof minor !== 'number') {
 			throw new InvalidInput(
 				`${field} (credential)`,
 				`${entry.trim()}: ${minor.problem}`,
@@ -102,16 +102,6 @@ export function readLimits(credentials: ICredentialDataDecryptedObject): Limits 
 	};
 }
 
-/** 123456 USD minor units → "1,234.56 USD". */
-export function majorText(minor: number, currency: string): string {
-	const exponent = currencyExponent(currency);
-	const amount = (minor / 10 ** exponent).toLocaleString('en-US', {
-		minimumFractionDigits: exponent,
-		maximumFractionDigits: exponent,
-	});
-	return `${amount} ${currency}`;
-}
-
 /** One limit a run would break, with the items (by index) that break it. */
 export interface Refusal {
 	limit: string;
@@ -125,10 +115,17 @@ export function refusals(
 	limits: Limits,
 ): Refusal[] {
 	const found: Refusal[] = [];
+	// By limit and detail, so that a large run that breaks a limit on every row stays linear.
+	const byReason = new Map<string, Refusal>();
 	const add = (limit: string, itemIndex: number, detail: string) => {
-		const same = found.find((r) => r.limit === limit && r.detail === detail);
+		const reason = `${limit}\n${detail}`;
+		const same = byReason.get(reason);
 		if (same) same.items.push(itemIndex);
-		else found.push({ limit, items: [itemIndex], detail });
+		else {
+			const refusal = { limit, items: [itemIndex], detail };
+			byReason.set(reason, refusal);
+			found.push(refusal);
+		}
 	};
 	const totals = new Map<string, { minor: number; items: number[] }>();
 	for (const { itemIndex, money } of items) {
@@ -171,12 +168,19 @@ export function refusals(
 	return found;
 }
 
+/** The most reasons an error lists (a payroll over the limit on every row would list them all). */
+const REASONS_SHOWN = 5;
+
 /** The error's text, plain enough for an AI agent (it gets only the message). */
 export function refusalText(found: Refusal[]): string {
-	const reasons = found.map(
-		(r) =>
-			`${r.limit}: ${r.detail} (item${r.items.length === 1 ? '' : 's'} ${itemRanges(r.items)})`,
-	);
+	const more = found.length - REASONS_SHOWN;
+	const reasons = found
+		.slice(0, REASONS_SHOWN)
+		.map(
+			(r) =>
+				`${r.limit}: ${r.detail} (item${r.items.length === 1 ? '' : 's'} ${itemRanges(r.items)})`,
+		);
+	if (more > 0) reasons.push(`and ${more} more`);
 	return `Nothing was sent: this run breaks the payment limits set on the Wallet Payments credential. ${reasons.join('; ')}.`;
 }
 

@@ -152,6 +152,16 @@ export function majorAmountText(value: unknown, currency: string): string {
 	return exponent === 0 ? minor : `${minor.slice(0, -exponent)}.${minor.slice(-exponent)}`;
 }
 
+/** 123456 USD minor units → "1,234.56 USD". */
+export function majorText(minor: number, currency: string): string {
+	const exponent = currencyExponent(currency);
+	const amount = (minor / 10 ** exponent).toLocaleString('en-US', {
+		minimumFractionDigits: exponent,
+		maximumFractionDigits: exponent,
+	});
+	return `${amount} ${currency}`;
+}
+
 /**
  * Reads the Amount Unit and the amount of one item and returns minor units, as the API takes
  * them. `max` (e.g. int32 for the legacy payout) applies after conversion.

@@ -9,8 +9,9 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { peekKeys } from '../../../shared/ledger';
 import { type Approval, fingerprintOf } from '../../helpers/approval';
-import { limitsRefusal, majorText } from '../../helpers/limits';
-import { type GuardedOperation, prepareItem, type PreparedItem } from './request';
+import { limitsRefusal } from '../../helpers/limits';
+import { majorText } from '../../helpers/units';
+import { type GuardedOperation, moneyOf, prepareItem, type PreparedItem } from './request';
 
 const fingerprintOfItems = (items: PreparedItem[]) => fingerprintOf(items.map((i) => i.approved));
 
@@ -79,12 +80,7 @@ export async function previewRun(
 	const items = indexes
 		.map((itemIndex) => prepared.get(itemIndex)!)
 		.filter((p): p is PreparedItem => typeof p !== 'string');
-	const refusal = await limitsRefusal(
-		context,
-		items.flatMap(({ itemIndex, request }) =>
-			request.money ? [{ itemIndex, money: request.money }] : [],
-		),
-	);
+	const refusal = await limitsRefusal(context, moneyOf(items));
 	const seen = refusal
 		? new Map()
 		: await peekKeys(

@@ -17,7 +17,7 @@ import { limitsRefusal } from '../../helpers/limits';
 import { settlementFields, waitForFinalStatus } from '../../helpers/settlement';
 import { eachItem, eachItemBatched, inItemOrder, type ItemResult, refuseAll } from '../itemLoop';
 import { approvalRefusal, previewRun } from './approval';
-import { type GuardedOperation, prepareItem, type PreparedItem } from './request';
+import { type GuardedOperation, moneyOf, prepareItem, type PreparedItem } from './request';
 import { guardedRun } from './run';
 
 export async function runGuarded(
@@ -36,12 +36,7 @@ export async function runGuarded(
 	const preparedItem = (itemIndex: number) =>
 		(prepared.get(itemIndex) as { ok: true; value: PreparedItem }).value;
 	const items = indexes.filter((itemIndex) => prepared.get(itemIndex)!.ok).map(preparedItem);
-	const refusal = await limitsRefusal(
-		context,
-		items.flatMap(({ itemIndex, request }) =>
-			request.money ? [{ itemIndex, money: request.money }] : [],
-		),
-	);
+	const refusal = await limitsRefusal(context, moneyOf(items));
 	const refused = refusal ?? approvalRefusal(context, items, approval);
 	if (refused) return refuseAll(context, indexes, prepared, refused);
 	const batching = items.length > 0 ? batchingOf(context) : undefined;

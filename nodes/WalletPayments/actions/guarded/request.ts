@@ -64,6 +64,12 @@ interface Protection {
 	allowResend?: unknown;
 }
 
+/** The money of the items that move some, for the credential's limits (helpers/limits.ts). */
+export const moneyOf = (items: PreparedItem[]) =>
+	items.flatMap(({ itemIndex, request }) =>
+		request.money ? [{ itemIndex, money: request.money }] : [],
+	);
+
 /** Builds and checks the item's request and works out its key and reference; sends nothing. */
 export async function prepareItem(
 	context: IExecuteFunctions,

@@ -39,41 +39,19 @@ const properties: INodeProperties[] = [
 
 export const description = forOperation('swap', 'getQuote', properties);
 
-/** What the quote would swap, for the credential's limits (helpers/limits.ts). */
-export function money(this: IExecuteFunctions, itemIndex: number): Money {
-	const currency = currencyCode(
-		this.getNodeParameter('sourceCurrency', itemIndex),
-		'Source Currency',
-	);
-	return {
-		currency,
-		minor: majorToMinor(
-			this.getNodeParameter('amount', itemIndex),
-			currency,
-			Number.MAX_SAFE_INTEGER,
-			{
-				unitSwitch: false,
-			},
-		),
-		into: currencyCode(this.getNodeParameter('targetCurrency', itemIndex), 'Target Currency'),
-	};
-}
-
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<INodeExecutionData[]> {
+/** The request body of one item's quote, checked; read once for the limits and the request. */
+function quoteBody(context: IExecuteFunctions, itemIndex: number) {
 	// Lower case, as the provider's own sample request sends them.
 	const sourceCurrency = currencyCode(
-		this.getNodeParameter('sourceCurrency', itemIndex),
+		context.getNodeParameter('sourceCurrency', itemIndex),
 		'Source Currency',
 	);
 	const body = {
 		sourceCurrency: sourceCurrency.toLowerCase(),
 		// Major units as text, with the source currency's decimals ("10.50"), as the provider's sample.
-		amount: majorAmountText(this.getNodeParameter('amount', itemIndex), sourceCurrency),
+		amount: majorAmountText(context.getNodeParameter('amount', itemIndex), sourceCurrency),
 		targetCurrency: currencyCode(
-			this.getNodeParameter('targetCurrency', itemIndex),
+			context.getNodeParameter('targetCurrency', itemIndex),
 			'Target Currency',
 		).toLowerCase(),
 	};
@@ -83,6 +61,25 @@ export async function execute(
 			`must differ from the source currency (${body.sourceCurrency.toUpperCase()})`,
 		);
 	}
+	return body;
+}
+
+/** What the quote would swap, for the credential's limits (helpers/limits.ts). */
+export function money(this: IExecuteFunctions, itemIndex: number): Money {
+	const body = quoteBody(this, itemIndex);
+	const currency = body.sourceCurrency.toUpperCase();
+	return {
+		currency,
+		minor: majorToMinor(body.amount, currency, Number.MAX_SAFE_INTEGER, { unitSwitch: false }),
+		into: body.targetCurrency.toUpperCase(),
+	};
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const body = quoteBody(this, itemIndex);
 	const quote = await apiRequest.call(this, 'POST', '/api/v1/wallets/initialize-swap', { body });
 	return this.helpers.returnJsonArray(quote);
 }
