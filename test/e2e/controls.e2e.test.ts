@@ -96,19 +96,7 @@ describeE2E('payment limits on the credential, in n8n', () => {
 		await n8n.start();
 		await n8n.publishNow(WORKFLOW_ID);
 		await n8n.publishNow(APPROVAL_ID);
-		// Right after publishing, n8n 2.41.1 answers the preflight for a path not yet registered 500.
-		for (const path of [PATH, APPROVAL_PATH]) {
-			const deadline = Date.now() + 20000;
-			for (;;) {
-				try {
-					await n8n.waitForWebhook(path, 'POST', Math.max(0, deadline - Date.now()));
-					break;
-				} catch (error) {
-					if (!/→ 500$/.test((error as Error).message) || Date.now() > deadline) throw error;
-					await sleep(200);
-				}
-			}
-		}
+		for (const path of [PATH, APPROVAL_PATH]) await n8n.waitForPublishedWebhook(path);
 		newPayees = payeeMaker(sandbox);
 	});
 

@@ -11,8 +11,8 @@
  *   defaults[one process, credential as created]: …
  */
 import { describeE2E, startStack, stopStack, type ApiExecution, type Stack } from './support/e2e';
-import { chain, walletNode } from './support/workflow';
-import { paidTimes, payeeMaker, payeeRows, postJson, webhookNode, type Payee } from '../queue/support/queue';
+import { chain } from './support/workflow';
+import { paidTimes, payeeMaker, payeePayout, payeeRows, postJson, webhookNode, type Payee } from '../queue/support/queue';
 
 const WORKFLOW_ID = 'WalletDefaults01';
 const PATH = 'defaults-pay';
@@ -44,35 +44,11 @@ describeE2E('one n8n process, the credential as a user creates it', () => {
 		const { n8n, sandbox } = stack;
 		// Only what the credential form asks for: "n8n Runs As" keeps its default.
 		await n8n.importWalletCredential({ apiKey: sandbox.apiKey, baseUrl: sandbox.url, webhookSecret: 'whsec_sandbox' }, CREDENTIAL.id, CREDENTIAL.name);
-		const pay = walletNode(
-			'Pay',
-			'payout',
-			'initiate',
-			{
-				sourceWalletCurrency: 'USD',
-				amount: '={{ $json.amount }}',
-				customerEmail: '={{ $json.email }}',
-				description: '={{ $json.invoiceId }}',
-				beneficiaryMode: 'id',
-				beneficiaryId: { __rl: true, mode: 'id', value: '={{ $json.beneficiaryId }}' },
-				duplicateProtection: { idempotencyKey: '={{ $json.invoiceId }}' },
-			},
-			{ credentialId: CREDENTIAL.id, credentialName: CREDENTIAL.name },
-		);
+		const pay = payeePayout({}, { credentialId: CREDENTIAL.id, credentialName: CREDENTIAL.name });
 		await n8n.importWorkflows([chain(WORKFLOW_ID, 'Defaults: pay a list', [webhookNode(PATH), payeeRows(), pay])]);
 		await n8n.start();
 		await n8n.publishNow(WORKFLOW_ID);
-		// Right after publishing, n8n 2.41.1 answers the preflight for a path not yet registered 500.
-		const deadline = Date.now() + 20000;
-		for (;;) {
-			try {
-				await n8n.waitForWebhook(PATH, 'POST', Math.max(0, deadline - Date.now()));
-				break;
-			} catch (error) {
-				if (!/→ 500$/.test((error as Error).message) || Date.now() > deadline) throw error;
-				await sleep(200);
-			}
-		}
+		await n8n.waitForPublishedWebhook(PATH);
 		payees = await payeeMaker(sandbox)(PAYEES);
 	});
 

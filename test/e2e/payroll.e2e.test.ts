@@ -153,23 +153,6 @@ describeE2E(`a payroll of ${N} payees, failed at the last one, then Retry (n8n s
 		if (put.status !== 200) throw new Error(`PUT /api/v1/workflows/${workflow.id} → ${put.status}: ${JSON.stringify(put.body)}`);
 	}
 
-	/**
-	 * Waits until the production webhook is served. Here n8n 2.41.1 answers the CORS preflight that
-	 * N8n.waitForWebhook sends for a path not (yet) registered with a 500 (its "is not registered"
-	 * error, uncaught), not a 404; right after publishing, that too means "not yet".
-	 */
-	async function webhookServed(path: string, timeoutMs = 20000) {
-		const deadline = Date.now() + timeoutMs;
-		for (;;) {
-			try {
-				return await stack!.n8n.waitForWebhook(path, 'POST', Math.max(0, deadline - Date.now()));
-			} catch (error) {
-				if (!/→ 500$/.test((error as Error).message) || Date.now() > deadline) throw error;
-				await sleep(200);
-			}
-		}
-	}
-
 	/** Payouts the service accepted to these payees, in all. */
 	const paidTo = (ids: string[]) => {
 		const counts = payoutsPerBeneficiary(stack!.sandbox);
@@ -190,7 +173,7 @@ describeE2E(`a payroll of ${N} payees, failed at the last one, then Retry (n8n s
 		await n8n.importWorkflows([...workflows.values()]);
 		await n8n.start();
 		for (const op of PAYOUTS) await n8n.publishNow(workflowId(op));
-		for (const op of PAYOUTS) await webhookServed(webhookPath(op));
+		for (const op of PAYOUTS) await stack!.n8n.waitForPublishedWebhook(webhookPath(op));
 	});
 
 	afterAll(async () => {

@@ -22,22 +22,14 @@ import { DEFAULT_ITEMS_PER_BATCH } from '../../nodes/WalletPayments/helpers/fiel
 import { DEFAULT_CLAIM_WAIT_MS, takeoverWaitMs } from '../../nodes/shared/ledger';
 import type { ApiExecution } from '../e2e/support/e2e';
 import type { WorkflowJson } from '../e2e/support/n8n';
-import { chain, walletNode } from '../e2e/support/workflow';
-import { describeQueue, failures, paidTimes, payeeMaker, payeeRows, payoutsPerBeneficiary, postJson, recordResults, settledExecutions, sleep, startQueueStack, webhookNode, type Payee, type QueueStack } from './support/queue';
+import { chain } from '../e2e/support/workflow';
+import { describeQueue, failures, paidTimes, payeeMaker, payeePayout, payeeRows, payoutsPerBeneficiary, postJson, recordResults, settledExecutions, sleep, startQueueStack, webhookNode, type Payee, type QueueStack } from './support/queue';
 
 const PAYEES = 100;
 const KILL_AFTER = 30;
 
 function workflow(id: string, webhookPath: string, saveExecutionProgress: boolean): WorkflowJson {
-	const pay = walletNode('Pay', 'payout', 'initiate', {
-		sourceWalletCurrency: 'USD',
-		amount: '={{ $json.amount }}',
-		customerEmail: '={{ $json.email }}',
-		description: '={{ $json.invoiceId }}',
-		beneficiaryMode: 'id',
-		beneficiaryId: { __rl: true, mode: 'id', value: '={{ $json.beneficiaryId }}' },
-		duplicateProtection: { idempotencyKey: '={{ $json.invoiceId }}', allowResend: '={{ $json.resend === true }}' },
-	});
+	const pay = payeePayout({ allowResend: '={{ $json.resend === true }}' });
 	const wf = chain(id, `Queue: payout run (save progress ${saveExecutionProgress ? 'on' : 'off'})`, [webhookNode(webhookPath), payeeRows(), pay]);
 	wf.settings = { ...wf.settings, saveExecutionProgress, saveManualExecutions: true };
 	return wf;

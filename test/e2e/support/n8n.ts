@@ -700,6 +700,23 @@ export class N8n {
 		}
 		throw new Error(`The production webhook ${url} still answered ${status} after ${timeoutMs} ms:\n${this.serverLog.slice(-4000)}`);
 	}
+
+	/**
+	 * waitForWebhook right after publishing: n8n 2.41.1 then answers the CORS preflight for a path
+	 * not yet registered with a 500 (its "is not registered" error, uncaught), not a 404; that too
+	 * means "not yet".
+	 */
+	async waitForPublishedWebhook(webhookPath: string, timeoutMs = 20000): Promise<void> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			try {
+				return await this.waitForWebhook(webhookPath, 'POST', Math.max(0, deadline - Date.now()));
+			} catch (error) {
+				if (!/→ 500$/.test((error as Error).message) || Date.now() > deadline) throw error;
+				await sleep(200);
+			}
+		}
+	}
 }
 
 /** Packs the package (dist must be built) into `destDir`; returns the .tgz path. */

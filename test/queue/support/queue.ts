@@ -7,7 +7,7 @@ import type { Sandbox, SandboxOptions } from '../../sandbox';
 import { executionsOf, sandboxApi, startStack, type ApiExecution } from '../../e2e/support/e2e';
 import { REPO_ROOT } from '../../e2e/support/install';
 import type { N8nOptions, WorkflowJson } from '../../e2e/support/n8n';
-import { node, type WorkflowNode } from '../../e2e/support/workflow';
+import { node, walletNode, type WalletNodeOptions, type WorkflowNode } from '../../e2e/support/workflow';
 import { QueueN8n } from './cluster';
 import { psql } from './services';
 
@@ -37,6 +37,28 @@ export function payeeRows(): WorkflowNode {
 	return node('Payee Rows', 'n8n-nodes-base.code', 2, {
 		jsCode: 'return $input.first().json.body.payees.map((payee) => ({ json: payee }));',
 	});
+}
+
+/**
+ * Pay: Payout → Initiate of one payee row (Payee Rows' item) to its saved beneficiary, the
+ * amount in minor units, keyed by the row's invoice; `duplicateProtection` adds to that key.
+ */
+export function payeePayout(duplicateProtection: Record<string, unknown> = {}, options: WalletNodeOptions = {}): WorkflowNode {
+	return walletNode(
+		'Pay',
+		'payout',
+		'initiate',
+		{
+			sourceWalletCurrency: 'USD',
+			amount: '={{ $json.amount }}',
+			customerEmail: '={{ $json.email }}',
+			description: '={{ $json.invoiceId }}',
+			beneficiaryMode: 'id',
+			beneficiaryId: { __rl: true, mode: 'id', value: '={{ $json.beneficiaryId }}' },
+			duplicateProtection: { idempotencyKey: '={{ $json.invoiceId }}', ...duplicateProtection },
+		},
+		options,
+	);
 }
 
 /** A payee row as the queue tests post it: an invoice, its saved beneficiary, an amount. */
