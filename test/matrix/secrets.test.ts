@@ -96,6 +96,9 @@ function cardSecrets(f: SandboxFixture): CardSecrets[] {
 		.map((card) => ({ number: String(card.cardNumber), cvv: String(card.cvv2) }));
 }
 
+/** The JSON keys of HTTP statuses in errors and outputs: three digits that are never a CVV. */
+const STATUS_KEYS = 'httpCode|statusCode|status|code';
+
 /** Where a secret shows in the texts, as "label: text excerpt"; empty when nowhere. */
 function findings(scan: Scan, cards: CardSecrets[]): string[] {
 	const found: string[] = [];
@@ -105,9 +108,11 @@ function findings(scan: Scan, cards: CardSecrets[]): string[] {
 		}
 		for (const card of cards) {
 			if (text.includes(card.number)) found.push(`${scan.label}: card number …${card.number.slice(-4)}`);
-			// A CVV is three digits: look for it as a value (JSON string or labelled), not any "123".
-			const cvvAsValue = new RegExp(`"${card.cvv}"|\\b(cvv2?|cvc)\\b\\W{0,4}${card.cvv}(?!\\d)`, 'i');
-			if (cvvAsValue.test(text)) found.push(`${scan.label}: a CVV`);
+			// A CVV is three digits: look for it as a value (a JSON string, or labelled), not any
+			// "123", and not an HTTP status that happens to have the same digits ("httpCode":"401").
+			const cvvAsValue = new RegExp(`(?<!"(?:${STATUS_KEYS})"\\s*:\\s*)"${card.cvv}"|\\b(cvv2?|cvc)\\b\\W{0,4}${card.cvv}(?!\\d)`, 'i');
+			const match = cvvAsValue.exec(text);
+			if (match) found.push(`${scan.label}: a CVV, in …${text.slice(Math.max(0, match.index - 40), match.index + 40)}…`);
 		}
 	}
 	return found;
@@ -234,11 +239,13 @@ test('the scan finds each secret when one is planted', () => {
 		`declined ${WRONG_API_KEY}`,
 		JSON.stringify({ cardNumber: card.number }),
 		JSON.stringify({ cvv2: card.cvv }),
+		JSON.stringify({ securityCode: card.cvv }),
 		'cvv: 737',
 	];
 	for (const text of planted) expect(findings({ label: 'planted', texts: [text] }, [card])).not.toEqual([]);
 	// A three-digit number that is not labelled as a CVV is not taken for one.
-	expect(findings({ label: 'clean', texts: ['[HTTP 500]', 'took 737 ms', JSON.stringify({ cvv2: '***', cardNumber: '************1111' })] }, [card])).toEqual([]);
+	const clean = ['[HTTP 737]', 'took 737 ms', JSON.stringify({ httpCode: '737', error: 'x' }), JSON.stringify({ cvv2: '***', cardNumber: '************1111' })];
+	expect(findings({ label: 'clean', texts: clean }, [card])).toEqual([]);
 });
 
 test('the log capture sees n8n’s log lines (so "none in the logs" means something)', async () => {
