@@ -5,20 +5,20 @@
  *   queue[50 webhook runs × 10 payees]: …
  *   queue[store calls, 2 workers, 50 runs at once]: … (the claim wait's assumption, issue #24)
  *   queue[25 bodies × 2 calls at once, 10 payees each]: … (issue #24)
- *   queue[throughput, N workers]: …
+ *
+ * The throughput figures (100 one-payee runs on 2 workers, then on 1) are a benchmark, not a
+ * test: `npm run bench:queue` (throughput.bench.ts).
  *
  * The sandbox accepts reused references here ('lenient'), so only the package's own exactly-once
  * guard stands between a re-run and a second payment.
  */
-import * as os from 'os';
-
 import { DEFAULT_CLAIM_WAIT_MS } from '../../nodes/shared/ledger';
-import { chain, walletNode } from '../e2e/support/workflow';
-import { psql } from './support/services';
+import { chain } from '../e2e/support/workflow';
 import {
 	describeQueue,
 	failures,
 	paidTimes,
+	payeeAtDefaults,
 	payeeMaker,
 	payeeRows,
 	postJson,
@@ -32,25 +32,10 @@ import {
 } from './support/queue';
 
 const BATCH_WORKFLOW = 'WalletQueueBatch';
-const SMALL_WORKFLOW = 'WalletQueueSmall';
 const BATCH_PATH = 'queue-batch';
-const SMALL_PATH = 'queue-one';
 const RUNS = 50;
 const PAYEES_PER_RUN = 10;
-const THROUGHPUT_RUNS = 100;
 const DOUBLE_BODIES = 25;
-
-/** Payout → Initiate for the payee in `row` (an expression: the item, or the webhook's body). */
-function payNode(row = '$json') {
-	return walletNode('Pay', 'payout', 'initiate', {
-		sourceWalletCurrency: 'USD',
-		amount: `={{ ${row}.amount }}`,
-		customerEmail: `={{ ${row}.email }}`,
-		description: `={{ ${row}.invoiceId }}`,
-		beneficiaryMode: 'id',
-		beneficiaryId: { __rl: true, mode: 'id', value: `={{ ${row}.beneficiaryId }}` },
-	});
-}
 
 describeQueue('queue mode under load: concurrent production webhooks on two workers', () => {
 	let stack: QueueStack | undefined;
@@ -61,30 +46,17 @@ describeQueue('queue mode under load: concurrent production webhooks on two work
 
 	const url = (webhookPath: string) => `${stack!.n8n.webhookBaseUrl}/webhook/${webhookPath}`;
 
-	/** Worker per execution, for the executions given. */
-	function spread(ids: string[]): Record<string, number> {
-		const counts: Record<string, number> = {};
-		for (const id of ids) {
-			const worker = stack!.n8n.ranOn.get(id) ?? 'none';
-			counts[worker] = (counts[worker] ?? 0) + 1;
-		}
-		return counts;
-	}
-
 	beforeAll(async () => {
 		// Debug logs: the package's store calls are timed there (processedStore.ts, storeCall).
 		stack = await startQueueStack({ references: 'lenient' }, { env: { N8N_LOG_LEVEL: 'debug' } });
 		newPayees = payeeMaker(stack.sandbox);
 		const { n8n } = stack;
 		await n8n.importWorkflows([
-			chain(BATCH_WORKFLOW, 'Queue: pay a batch from a webhook', [webhookNode(BATCH_PATH), payeeRows(), payNode()]),
-			chain(SMALL_WORKFLOW, 'Queue: pay one payee from a webhook', [webhookNode(SMALL_PATH), payNode('$json.body')]),
+			chain(BATCH_WORKFLOW, 'Queue: pay a batch from a webhook', [webhookNode(BATCH_PATH), payeeRows(), payeeAtDefaults()]),
 		]);
 		await n8n.start();
 		await n8n.publishNow(BATCH_WORKFLOW);
-		await n8n.publishNow(SMALL_WORKFLOW);
 		await n8n.waitForWebhook(BATCH_PATH);
-		await n8n.waitForWebhook(SMALL_PATH);
 	});
 
 	afterAll(async () => {
@@ -105,7 +77,7 @@ describeQueue('queue mode under load: concurrent production webhooks on two work
 		const paid = paidTimes(sandbox, payees.map((p) => p.beneficiaryId));
 		const byStatus: Record<string, number> = {};
 		for (const e of executions) byStatus[e.status] = (byStatus[e.status] ?? 0) + 1;
-		const workers = spread(executions.map((e) => e.id));
+		const workers = stack!.n8n.workersOf(executions.map((e) => e.id));
 		lines.push(
 			`queue[${RUNS} webhook runs × ${PAYEES_PER_RUN} payees]: ${executions.length} executions ${JSON.stringify(byStatus)}, ` +
 				`payees paid {times: payees} ${JSON.stringify(paid)}, executions per worker ${JSON.stringify(workers)}`,
@@ -205,49 +177,5 @@ describeQueue('queue mode under load: concurrent production webhooks on two work
 		expect(paid).toEqual({ 1: payees.length });
 		expect(sent).toBe(payees.length);
 		expect(skipped).toBe(payees.length);
-	});
-
-	/**
-	 * Wall time of `count` one-payee webhook runs sent at once: from the first request to the
-	 * last execution's stop (n8n's own stoppedAt). A figure, not an assertion.
-	 */
-	async function throughput(workerCount: number, count: number) {
-		const { n8n, sandbox } = stack!;
-		const before = n8n.executionsInDatabase(SMALL_WORKFLOW).length;
-		const payees = await newPayees(count);
-		const startedAt = Date.now();
-		const statuses = await Promise.all(payees.map(async (payee) => await postJson(url(SMALL_PATH), payee)));
-		expect(statuses).toEqual(payees.map(() => 200));
-		const all = await settledExecutions(n8n, SMALL_WORKFLOW, before + count);
-		const fresh = all.slice(before);
-		const lastStop = Number(
-			psql(n8n.services.postgresPort, n8n.database, `SELECT (EXTRACT(EPOCH FROM max("stoppedAt")) * 1000)::bigint FROM execution_entity WHERE "workflowId" = '${SMALL_WORKFLOW}'`),
-		);
-		const wallMs = lastStop - startedAt;
-		const perMinute = Math.round((count / wallMs) * 60000);
-		const paid = paidTimes(sandbox, payees.map((p) => p.beneficiaryId));
-		const workers = spread(fresh.map((e) => e.id));
-		expect(failures(fresh)).toEqual([]);
-		expect(paid).toEqual({ 1: count });
-		return { workers: workerCount, executions: count, wallSeconds: Math.round(wallMs / 100) / 10, executionsPerMinute: perMinute, executionsPerWorker: workers, payeesPaidTimes: paid };
-	}
-
-	test(`throughput: ${THROUGHPUT_RUNS} one-payee webhook runs with 2 workers, then with 1 (figures)`, async () => {
-		const { n8n } = stack!;
-		await throughput(2, 10); // warm-up, not reported
-		const two = await throughput(2, THROUGHPUT_RUNS);
-		expect(two.executionsPerWorker.worker1).toBeGreaterThan(0);
-		expect(two.executionsPerWorker.worker2).toBeGreaterThan(0);
-		await n8n.stopProcess(n8n.workers[1]);
-		const one = await throughput(1, THROUGHPUT_RUNS);
-		expect(one.executionsPerWorker).toEqual({ worker1: THROUGHPUT_RUNS });
-		for (const figure of [two, one]) {
-			lines.push(
-				`queue[throughput, ${figure.workers} worker${figure.workers > 1 ? 's' : ''}]: ${figure.executions} webhook runs in ${figure.wallSeconds} s = ` +
-					`${figure.executionsPerMinute} executions/min, per worker ${JSON.stringify(figure.executionsPerWorker)}, payees paid ${JSON.stringify(figure.payeesPaidTimes)}`,
-			);
-		}
-		results.throughput = { machineCores: os.cpus().length, twoWorkers: two, oneWorker: one };
-		await n8n.startProcess(n8n.workers[1]);
 	});
 });

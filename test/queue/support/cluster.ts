@@ -443,6 +443,16 @@ export class QueueN8n extends N8n {
 		return counts;
 	}
 
+	/** Executions per worker ('none': not seen on a worker), for the executions given. */
+	workersOf(ids: string[]): Record<string, number> {
+		const counts: Record<string, number> = {};
+		for (const id of ids) {
+			const worker = this.ranOn.get(id) ?? 'none';
+			counts[worker] = (counts[worker] ?? 0) + 1;
+		}
+		return counts;
+	}
+
 	/** A name for the summary line: the test file's, or what the test set. */
 	label = '';
 

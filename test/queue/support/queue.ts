@@ -39,6 +39,23 @@ export function payeeRows(): WorkflowNode {
 	});
 }
 
+/** The Pay node's fields for the payee in `row` (an expression: the item, or a webhook's body). */
+function payeeFields(row: string): Record<string, unknown> {
+	return {
+		sourceWalletCurrency: 'USD',
+		amount: `={{ ${row}.amount }}`,
+		customerEmail: `={{ ${row}.email }}`,
+		description: `={{ ${row}.invoiceId }}`,
+		beneficiaryMode: 'id',
+		beneficiaryId: { __rl: true, mode: 'id', value: `={{ ${row}.beneficiaryId }}` },
+	};
+}
+
+/** Payout → Initiate for the payee in `row`, at the node's defaults (the key the node derives). */
+export function payeeAtDefaults(row = '$json'): WorkflowNode {
+	return walletNode('Pay', 'payout', 'initiate', payeeFields(row));
+}
+
 /**
  * Pay: Payout → Initiate of one payee row (Payee Rows' item) to its saved beneficiary, the
  * amount in minor units, keyed by the row's invoice; `duplicateProtection` adds to that key.
@@ -48,15 +65,7 @@ export function payeePayout(duplicateProtection: Record<string, unknown> = {}, o
 		'Pay',
 		'payout',
 		'initiate',
-		{
-			sourceWalletCurrency: 'USD',
-			amount: '={{ $json.amount }}',
-			customerEmail: '={{ $json.email }}',
-			description: '={{ $json.invoiceId }}',
-			beneficiaryMode: 'id',
-			beneficiaryId: { __rl: true, mode: 'id', value: '={{ $json.beneficiaryId }}' },
-			duplicateProtection: { idempotencyKey: '={{ $json.invoiceId }}', ...duplicateProtection },
-		},
+		{ ...payeeFields('$json'), duplicateProtection: { idempotencyKey: '={{ $json.invoiceId }}', ...duplicateProtection } },
 		options,
 	);
 }
@@ -180,6 +189,8 @@ export function storeEntries(n8n: QueueN8n, workflowId: string): Record<string, 
 
 export const RESULTS_FILE = process.env.WALLET_QUEUE_RESULTS ? path.resolve(REPO_ROOT, process.env.WALLET_QUEUE_RESULTS) : undefined;
 
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /** Adds a section to the results file (WALLET_QUEUE_RESULTS, set by `npm run test:queue`). */
 export function recordResults(section: string, data: unknown): void {
 	if (!RESULTS_FILE) return;
@@ -189,7 +200,9 @@ export function recordResults(section: string, data: unknown): void {
 	} catch {
 		// first section
 	}
-	all[section] = data;
+	// Sections of objects are merged: a file and the bench may each write part of one.
+	const earlier = all[section];
+	all[section] = isObject(earlier) && isObject(data) ? { ...earlier, ...data } : data;
 	all.measuredAt = new Date().toISOString();
 	fs.writeFileSync(RESULTS_FILE, `${JSON.stringify(all, null, 2)}\n`);
 }
