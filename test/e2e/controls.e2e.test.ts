@@ -5,11 +5,15 @@
  * breaks a limit sends nothing and fails with the error that names it; a run within them pays
  * every row. Preview and approval (points 1–2): the same Pay node previews the rows (nothing
  * sent), then sends them with the preview's fingerprint as Approved Fingerprint; changed rows
- * with that fingerprint send nothing.
+ * with that fingerprint send nothing. The example examples/payroll-with-approval.json (points 2, 4
+ * and 5) from Execute workflow: preview, the approver's form (names, masked accounts, amounts),
+ * Approve, the payouts and the reconciliation CSV; run again: all already paid, Reject, nothing.
  *
  *   controls[<case>]: <n> sent, <m> refused
  */
 import { describeE2E, startStack, stopStack, type ApiExecution, type Stack } from './support/e2e';
+import { loadExamples } from './support/examples';
+import { CREDENTIAL_ID, CREDENTIAL_NAME } from './support/n8n';
 import { chain, walletNode } from './support/workflow';
 import { payeeMaker, payeeRows, payoutsPerBeneficiary, postJson, webhookNode, type Payee } from '../queue/support/queue';
 
@@ -19,6 +23,8 @@ const PATH = 'controls-pay';
 const APPROVAL_ID = 'WalletControls02';
 const APPROVAL_PATH = 'controls-approve';
 const CREDENTIAL = { id: 'WalletLimits0001', name: 'Wallet Payments (limits)' };
+/** The payroll example with its approval form (examples/payroll-with-approval.json). */
+const PAYROLL = loadExamples({ id: CREDENTIAL_ID, name: CREDENTIAL_NAME }).find((e) => e.workflow.id === 'WalletExPayApprv')!;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -92,6 +98,7 @@ describeE2E('payment limits on the credential, in n8n', () => {
 		await n8n.importWorkflows([
 			chain(WORKFLOW_ID, 'Controls: pay a list under limits', [webhookNode(PATH), payeeRows(), pay]),
 			chain(APPROVAL_ID, 'Controls: preview, then pay what was approved', [webhookNode(APPROVAL_PATH), payeeRows(), previewOrPay]),
+			PAYROLL.workflow,
 		]);
 		await n8n.start();
 		await n8n.publishNow(WORKFLOW_ID);
@@ -158,5 +165,99 @@ describeE2E('payment limits on the credential, in n8n', () => {
 		const again = await run(rows, workflow, { preview: true });
 		expect(output(again).slice(0, 4).map((j) => j.decision)).toEqual(['alreadySubmitted', 'alreadySubmitted', 'alreadySubmitted', 'alreadySubmitted']);
 		expect(paidOf(payees)).toBe(4);
+	});
+
+	describe('the example: payroll with approval (examples/payroll-with-approval.json)', () => {
+		const CLOSED_ACCOUNT = '254799000005';
+		const byName = (execution: ApiExecution, node: string, runIndex = 0) => (execution.data?.resultData.runData[node]?.[runIndex]?.data?.main[0] ?? []).map((item) => item.json);
+
+		/** "Execute workflow" in the editor, then the run once it waits for the approver. */
+		async function startPayroll(): Promise<ApiExecution> {
+			const { n8n } = stack!;
+			const started = await n8n.rest<{ data?: { executionId?: string } }>('POST', `/workflows/${PAYROLL.workflow.id}/run`, { triggerToStartFrom: { name: 'When clicking ‘Execute workflow’' } });
+			const id = started.body.data?.executionId;
+			if (!id) throw new Error(`POST /rest/workflows/${PAYROLL.workflow.id}/run → ${started.status}: ${JSON.stringify(started.body)}`);
+			return await executionWith(id, ['waiting']);
+		}
+
+		async function executionWith(id: string, statuses: string[]): Promise<ApiExecution> {
+			const deadline = Date.now() + 90000;
+			for (;;) {
+				const found = await stack!.n8n.publicApi<ApiExecution>('GET', `/executions/${id}?includeData=true`);
+				if (found.status === 200 && statuses.includes(found.body.status)) return found.body;
+				if (found.status === 200 && ['error', 'crashed', 'canceled'].includes(found.body.status)) throw new Error(`Execution ${id} ended ${found.body.status}: ${JSON.stringify((found.body.data?.resultData as { error?: unknown } | undefined)?.error ?? null)}`);
+				if (Date.now() > deadline) throw new Error(`Execution ${id} is not ${statuses.join('/')}: ${found.body.status}`);
+				await sleep(300);
+			}
+		}
+
+		/** The approver's answer on the form n8n serves at the approval link (field 0: Decision). */
+		async function answer(approveAt: string, decision: 'Approve' | 'Reject'): Promise<void> {
+			const form = new FormData();
+			form.append('field-0', decision);
+			const response = await fetch(approveAt, { method: 'POST', body: form });
+			expect([response.status, decision]).toEqual([200, decision]);
+		}
+
+		const payees = () => (JSON.parse(String((PAYROLL.workflow.nodes.find((n) => n.name === 'Payees')!.parameters as { jsonOutput: string }).jsonOutput)) as { payees: Array<{ id: string; name: string; phone: string; amount: number }> }).payees;
+
+		test('preview, approval on a form that names every payee, each paid once, one CSV line per payee; run again: all already paid, rejected, nothing sent', async () => {
+			const { sandbox } = stack!;
+			sandbox.configure({ settlement: { delayMs: 1000, rules: [{ accountNumber: CLOSED_ACCOUNT, outcome: 'failed', reason: 'Mobile money account closed' }] } });
+			const rows = payees();
+			const waiting = await startPayroll();
+			const beneficiaries = byName(waiting, 'Save Beneficiary').map((b) => String(b.id));
+			const paidCount = () => beneficiaries.reduce((sum, id) => sum + (payoutsPerBeneficiary(sandbox).get(id) ?? 0), 0);
+			const preview = byName(waiting, 'Pay');
+			expect(preview.slice(0, -1).map((p) => p.decision)).toEqual(rows.map(() => 'send'));
+			expect(preview.at(-1)).toMatchObject({ summary: true, rows: 3, toSend: 3, totals: { KES: { minor: 523050, major: '5,230.50 KES' } } });
+			expect(paidCount()).toBe(0);
+
+			// The approver's page lists every payee by name, masked account and amount.
+			const ask = byName(waiting, 'Ask for Approval')[0];
+			expect(ask.fingerprint).toBe(preview.at(-1)!.fingerprint);
+			const page = await (await fetch(String(ask.approveAt))).text();
+			for (const row of rows) expect(page).toContain(`${row.name}, M-Pesa ••••${row.phone.slice(-4)}: KES ${row.amount.toLocaleString('en-US', { minimumFractionDigits: 2 })} (to pay)`);
+			expect(page).not.toContain(beneficiaries[0]);
+
+			await answer(String(ask.approveAt), 'Approve');
+			const done = await executionWith(waiting.id, ['success']);
+			const sent = byName(done, 'Pay', 1);
+			const report = byName(done, 'Reconciliation Rows');
+			lines.push(`controls[the payroll example, approved]: ${paidCount()} sent, 0 refused; report ${JSON.stringify(report.map((r) => [r.rowId, r.finalStatus]))}`);
+			expect(paidCount()).toBe(3);
+			expect(report).toEqual(
+				rows.map((row, i) => ({
+					rowId: row.id,
+					name: row.name,
+					idempotencyKey: `payroll-2026-11-${row.id}`,
+					reference: sent[i].reference,
+					transactionId: sent[i].id,
+					finalStatus: row.phone === CLOSED_ACCOUNT ? 'failed' : 'success',
+					failedReason: row.phone === CLOSED_ACCOUNT ? 'Mobile money account closed' : '',
+					amount: row.amount,
+					fee: sent[i].fees,
+					currency: 'KES',
+					time: sent[i].updatedAt,
+				})),
+			);
+			const file = done.data?.resultData.runData['Reconciliation CSV']?.[0]?.data?.main[0]?.[0] as { binary?: { data?: { fileName?: string; mimeType?: string } } } | undefined;
+			const csv = file?.binary?.data;
+			expect([csv?.fileName, csv?.mimeType]).toEqual(['payroll-2026-11.csv', 'text/csv']);
+
+			// Next time with the same period: the preview says every payee was paid; rejected, nothing sent.
+			const again = await startPayroll();
+			// Saving the payees again finds the same beneficiaries (the key of each save is its row).
+			expect(byName(again, 'Save Beneficiary').map((b) => String(b.id))).toEqual(beneficiaries);
+			expect(byName(again, 'Pay').slice(0, -1).map((p) => p.decision)).toEqual(rows.map(() => 'alreadySubmitted'));
+			const askAgain = byName(again, 'Ask for Approval')[0];
+			expect(askAgain.message).toContain('pay 0 of 3 payees');
+			await answer(String(askAgain.approveAt), 'Reject');
+			const rejected = await executionWith(again.id, ['success']);
+			lines.push(`controls[the payroll example, run again and rejected]: ${paidCount() - 3} sent, 3 already paid`);
+			expect(rejected.data?.resultData.runData.Pay).toHaveLength(1);
+			expect(paidCount()).toBe(3);
+			sandbox.configure({ settlement: { delayMs: null } });
+		});
 	});
 });

@@ -45,8 +45,9 @@ import {
 } from './support/n8n';
 
 const examples = loadExamples({ id: CREDENTIAL_ID, name: CREDENTIAL_NAME }, process.env.WALLET_E2E_EXAMPLES_DIR);
-// A chat example (an AI agent with human review) runs from its chat: agent.e2e.test.ts.
-const runnable = examples.filter((e) => e.triggers.length === 0 && e.chats.length === 0);
+// A chat example (an AI agent with human review) runs from its chat: agent.e2e.test.ts; one that
+// waits for a person's approval on a form, from its test: controls.e2e.test.ts.
+const runnable = examples.filter((e) => e.triggers.length === 0 && e.chats.length === 0 && e.forms.length === 0);
 const triggered = examples.filter((e) => e.triggers.length > 0);
 
 /** The four examples of the README, by their fixed workflow ids. */

@@ -25,6 +25,8 @@ export interface Example {
 	triggers: Array<{ name: string; webhookId: string; path: string }>;
 	/** Chat Trigger nodes (an AI agent's conversation): the hosted chat is `<n8n>/webhook/<webhookId>/chat`. */
 	chats: Array<{ name: string; webhookId: string }>;
+	/** Wait nodes that resume on a form (a person's approval): such an example runs from its own test. */
+	forms: string[];
 }
 
 /** A stable 16-character id for a workflow without a valid one. */
@@ -52,6 +54,7 @@ export function loadExamples(credential: { id: string; name: string }, dir: stri
 			workflow.name = workflow.name || file.replace(/\.json$/, '');
 			const triggers: Example['triggers'] = [];
 			const chats: Example['chats'] = [];
+			const forms: string[] = [];
 			for (const n of workflow.nodes) {
 				if (n.type === WALLET_NODE_TYPE || n.type === WALLET_TOOL_TYPE || n.type === WALLET_TRIGGER_TYPE) {
 					n.credentials = { [CREDENTIAL_TYPE]: { ...credential } };
@@ -66,8 +69,9 @@ export function loadExamples(credential: { id: string; name: string }, dir: stri
 					chats.push({ name: String(n.name), webhookId: n.webhookId as string });
 				}
 			}
+			for (const n of workflow.nodes) if (n.type === 'n8n-nodes-base.wait' && (n.parameters as { resume?: unknown } | undefined)?.resume === 'form') forms.push(String(n.name));
 			delete workflow.active;
-			examples.push({ file, workflow, triggers, chats });
+			examples.push({ file, workflow, triggers, chats, forms });
 		});
 	}
 	return examples;
