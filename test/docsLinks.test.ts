@@ -1,12 +1,14 @@
 /**
  * Every relative link in the user's and the contributor's pages leads somewhere (issue #33): a
  * file or folder that exists, and an anchor (`#…`) that is a heading of the page it points into,
- * as GitHub makes heading anchors.
+ * as GitHub makes heading anchors. And the README stays short: at most README_MAX_LINES lines
+ * (n8n's own community-node READMEs are a page or two; the rest lives in docs/).
  */
 import * as fs from 'fs';
 import * as path from 'path';
 
 const ROOT = path.join(__dirname, '..');
+export const README_MAX_LINES = 300;
 const PAGES = [
 	'README.md',
 	'CONTRIBUTING.md',
@@ -71,5 +73,16 @@ describe.each(PAGES)('%s: relative links', (page) => {
 			}
 		}
 		expect(broken).toEqual([]);
+	});
+});
+
+describe('README.md: length', () => {
+	test(`at most ${README_MAX_LINES} lines`, () => {
+		const text = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+		const lines = text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');
+		expect({ lines: lines.length, max: README_MAX_LINES }).toEqual({
+			lines: Math.min(lines.length, README_MAX_LINES),
+			max: README_MAX_LINES,
+		});
 	});
 });
