@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the performance figures of the README's "Performance" section, each the median
+ * `npm run bench`: the performance figures of docs/performance.md, each the median
  * of at least 5 runs, printed as tables and written to bench/results.json. Targets are reported,
  * never enforced.
  *
@@ -64,7 +64,7 @@
  * This file is main; the parts: settings.ts (sizes, environment switches), figures.ts (figures and
  * the BenchState that main creates and passes down), package.ts, sandboxes.ts, raw.ts (raw
  * clients), n8n.ts, payroll.ts, summary.ts (figures and measurements from the runs), and
- * tables.js, the one place that formats them: the tables printed here and the README's, from
+ * tables.js, the one place that formats them: the tables printed here and docs/performance.md's, from
  * what results.json holds.
  */
 import * as fs from 'fs';

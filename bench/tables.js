@@ -2,7 +2,7 @@
  * Every table the bench shows, from bench/results.json (what `npm run bench` wrote last): the one
  * place that formats its figures.
  *
- * - markdownTables(results): the README's "Performance" tables, in Markdown (payrollTables: the
+ * - markdownTables(results): the tables of docs/performance.md, in Markdown (payrollTables: the
  *   Payroll ones alone).
  * - figureTables(figures, notes): the plain-text tables `npm run bench` prints when it is done
  *   (every figure with its median, target and notes, by section).
@@ -85,12 +85,12 @@ function payrollTables(payroll, defaultItemsPerBatch = 10) {
 	}
 	const load = penv.otherLoad;
 	lines.push(
-		`\n(${penv.date?.slice(0, 10)}, commit ${penv.commit}${penv.uncommittedNodeChanges ? ' with uncommitted node changes' : ''}; n8n ${penv.n8n}, ${penv.node}; ${number(penv.seconds / 60, 1)} min${load ? `, of which ${number(load.waitedSeconds / 60, 1)} min waiting for other processes; they kept a median ${number(load.median * 100)} % of the CPUs busy before each run` : ''}${penv.trial ? '; BENCH_TRIAL: one run each, not medians' : ''}.)`,
+		`\n(${penv.date?.slice(0, 10)}, commit ${penv.commit}${penv.uncommittedNodeChanges ? ' plus node changes not committed when it was measured (bench/results.json: commitNote)' : ''}; n8n ${penv.n8n}, ${penv.node}; ${number(penv.seconds / 60, 1)} min${load ? `, of which ${number(load.waitedSeconds / 60, 1)} min waiting for other processes; they kept a median ${number(load.median * 100)} % of the CPUs busy before each run` : ''}${penv.trial ? '; BENCH_TRIAL: one run each, not medians' : ''}.)`,
 	);
 	return lines;
 }
 
-/** The README's "Performance" tables, in Markdown, from results.json's content. */
+/** The tables of docs/performance.md, in Markdown, from results.json's content. */
 function markdownTables(results) {
 	const m = results.measurements ?? {};
 	const env = results.environment ?? {};
@@ -189,7 +189,7 @@ function markdownTables(results) {
 				['', 'Median'],
 				[
 					['Wall time of the node (send all, then wait for all)', `${number(settle.ms / 1000, 1)} s`],
-					['of which sending one by one (the row above)', pay ? `${number(pay.ms / 1000, 1)} s` : '–'],
+					['For comparison: the 100 payouts above, sent one after another, not waited for', pay ? `${number(pay.ms / 1000, 1)} s` : '–'],
 					['Requests per payout (1 to send + status checks)', number(settle.requests / 100, 2)],
 					['At most in flight', number(settle.maxInFlight)],
 				],
@@ -251,7 +251,7 @@ function markdownTables(results) {
 
 	const load = env.otherLoad;
 	out.push(
-		`\n(${env.date?.slice(0, 10)}, commit ${env.commit}${env.uncommittedNodeChanges ? ' with uncommitted node changes' : ''}; n8n ${env.n8n}, ${env.node}; ${env.cpus} × ${env.cpuModel}; ${number(env.benchSeconds / 60, 1)} min${load ? `, of which ${number(load.waitedSeconds / 60, 1)} min waiting for other processes` : ''}.)`,
+		`\n(${env.date?.slice(0, 10)}, commit ${env.commit}${env.uncommittedNodeChanges ? ' plus node changes not committed when it was measured (bench/results.json: commitNote)' : ''}; n8n ${env.n8n}, ${env.node}; ${env.cpus} × ${env.cpuModel}; ${number(env.benchSeconds / 60, 1)} min${load ? `, of which ${number(load.waitedSeconds / 60, 1)} min waiting for other processes` : ''}.)`,
 	);
 	return `${out.join('\n')}\n`;
 }
