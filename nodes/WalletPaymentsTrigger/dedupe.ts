@@ -1,5 +1,5 @@
 /**
- * One run per event, in two layers (measured in a real n8n: README, "Trigger de-duplication"):
+ * One run per event, in two layers (measured in a real n8n: docs/trigger.md):
  *
  * 1. When the request arrives (`webhook()`): an in-process admission table. Look-up and record are
  *    one synchronous step, so neither sequential nor concurrent copies of an event can both pass

@@ -116,7 +116,7 @@ export function waitForFinalStatusProperties(): INodeProperties[] {
 	];
 }
 
-/** Requests a read operation keeps in flight at once by default (README, "Performance"). */
+/** Requests a read operation keeps in flight at once by default (docs/performance.md). */
 export const DEFAULT_ITEMS_PER_BATCH = 10;
 
 /** Batching of an operation's items, as in n8n's HTTP Request node; the router reads it. */

@@ -3,7 +3,8 @@
  * tool using the credential is bound (issue #31, point 3): a maximum per payment and per run of
  * a node, per currency, in major units; the currencies allowed; saved beneficiaries only. A run
  * that would break one sends nothing, not even its items within the limits. A limit across runs
- * (a total per day) cannot be kept: n8n's store is per workflow and node (README).
+ * (a total per day) cannot be kept: n8n's store is per workflow and node
+ * (docs/payment-controls.md).
  */
 import type { ICredentialDataDecryptedObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';

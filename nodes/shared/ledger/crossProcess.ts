@@ -11,7 +11,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 /**
  * The claim wait's default, in ms: twice a store call's read-to-write bound of 2 s, which is over
  * twice the p99.9 measured in queue mode under load (739–910 ms in three runs, 1,482 ms once in
- * CI: 2 workers, 50 runs at once; README "Running in queue mode"). A full store (620,000 records)
+ * CI: 2 workers, 50 runs at once; docs/ledger.md). A full store (620,000 records)
  * makes every call slower: raise it.
  */
 export const DEFAULT_CLAIM_WAIT_MS = 4000;

@@ -48,7 +48,7 @@ export type Verdict = 'new' | 'accepted' | 'unknown' | 'concurrent';
 
 /**
  * How many records each node keeps (n8n drops the oldest beyond this): two per item (sent, and
- * accepted), so 310,000 items: 31 days of 10,000 payouts a day (README, "Exactly once").
+ * accepted), so 310,000 items: 31 days of 10,000 payouts a day (docs/duplicate-protection.md).
  */
 export const KEYS_REMEMBERED = 620_000;
 /**
