@@ -11,6 +11,7 @@ import {
 	waitForFinalStatusProperties,
 } from '../../helpers/fields';
 import { beneficiaryLocator, locatorValue } from '../../helpers/locators';
+import { checkPayee, payeeCheckField } from '../../helpers/payeeCheck';
 import {
 	countryCode,
 	currencyCode,
@@ -83,6 +84,7 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: INLINE },
 	},
 	...destinationProperties(INLINE),
+	payeeCheckField,
 	duplicateProtectionField,
 	...approvalProperties,
 	sendBatchingField,
@@ -120,7 +122,9 @@ async function readBeneficiary(
 				'neither a beneficiary ID nor an inline beneficiary was given; exactly one is needed',
 			);
 		}
-		return { beneficiaryId: requiredText(id, 'Beneficiary ID', 100) };
+		const beneficiaryId = requiredText(id, 'Beneficiary ID', 100);
+		await checkPayee(context, itemIndex, beneficiaryId);
+		return { beneficiaryId };
 	}
 	if (mode !== 'inline') {
 		throw new InvalidInput(
