@@ -710,7 +710,9 @@ async function main(): Promise<void> {
 		// Each picture's fingerprint (what it shows) and hash: test/screenshots.test.ts checks them.
 		const manifest = readManifest(OUT_DIR);
 		const only = (process.env.SCREENSHOTS_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-		for (const shot of shots(workflows, sandbox.state.beneficiaries[0].id)) {
+		// The newest beneficiary: the agent's List beneficiaries reads the 20 newest, and the demo
+		// model pays a beneficiary by the name and account ending that list shows.
+		for (const shot of shots(workflows, sandbox.state.beneficiaries.at(-1)!.id)) {
 			if (only.length > 0 && !only.includes(shot.name)) continue;
 			try {
 				const file = path.join(OUT_DIR, `${shot.name}.png`);

@@ -14,6 +14,8 @@
  *  - deny: a payout denied → nothing sent, the agent's next call to the model carries the refusal;
  *  - bad amount: an amount with decimals (minor units) from the model, approved → a tool error
  *    naming the field and what is allowed reaches the model, nothing sent;
+ *  - payee mismatch: the name and account ending the reviewer read are not the beneficiary's,
+ *    approved → the Payee Check refuses it, nothing is paid, the agent is told;
  *  - top-up: Card → Top Up behind its own review, proposed and approved twice in a chat → one;
  *  - over the limit: a payout over the credential's Maximum per Payment, approved → the agent is
  *    told in plain words which limit it breaks, nothing sent (issue #31).
@@ -64,6 +66,8 @@ describeE2E('an AI agent pays only what a person approved, once (agent-payouts-w
 	let example: Example;
 	let webhookId: string;
 	let beneficiaryId: string;
+	/** The seeded beneficiary's account name and the last 4 digits of its account number. */
+	let payee: { name: string; ending: string };
 	const sessions: ChatSession[] = [];
 
 	beforeAll(async () => {
@@ -81,7 +85,10 @@ describeE2E('an AI agent pays only what a person approved, once (agent-payouts-w
 		await stack.n8n.start();
 		await stack.n8n.publishNow(AGENT);
 		await waitForChat(stack.n8n, webhookId);
-		beneficiaryId = stack.sandbox.state.beneficiaries[0].id;
+		const [saved] = stack.sandbox.state.beneficiaries;
+		beneficiaryId = saved.id;
+		const destination = saved.destination as { accountName: string; accountNumber: string };
+		payee = { name: destination.accountName, ending: destination.accountNumber.slice(-4) };
 	});
 
 	afterAll(async () => {
@@ -142,8 +149,8 @@ describeE2E('an AI agent pays only what a person approved, once (agent-payouts-w
 		return outputs[1].text;
 	}
 
-	const payArgs = (amount: number, description: string) => ({
-		toolParameters: { beneficiaryId, amount, currency: 'USD', customerEmail: 'finance@example.com', description },
+	const payArgs = (amount: number, description: string, checked = payee) => ({
+		toolParameters: { beneficiaryId, payeeName: checked.name, accountEnding: checked.ending, amount, currency: 'USD', customerEmail: 'finance@example.com', description },
 		hitlParameters: {},
 	});
 
@@ -184,10 +191,11 @@ describeE2E('an AI agent pays only what a person approved, once (agent-payouts-w
 			expect(payParameters).toContain('MINOR units');
 			expect(payParameters).toContain('toolParameters');
 
-			// The review shows payee, amount with currency and unit, and the idempotency key.
-			expect(text).toContain(`saved beneficiary ${beneficiaryId}`);
-			expect(text).toContain('5000 minor units of USD (= 50.00 USD');
-			expect(text).toContain(`Idempotency key: agent-chat:${chat.sessionId}:payout:${beneficiaryId}:5000:USD`);
+			// The review names the payee (name, account ending) and the amount in dollars, each on its own line.
+			expect(text).toContain(`**To:** ${payee.name}, account ending ${payee.ending}\n\n`);
+			expect(text).toContain('**Amount:** 50.00 USD (5000 in minor units)\n\n');
+			expect(text).toContain('**For:** Invoice 1042');
+			expect(text).not.toContain(beneficiaryId);
 
 			// Approved in the chat: exactly one payout, with what the agent proposed.
 			expect((await click(approve)).status).toBe(200);
@@ -208,7 +216,7 @@ describeE2E('an AI agent pays only what a person approved, once (agent-payouts-w
 				return { text: 'That payout was already sent earlier in this chat.' };
 			});
 			const { turn, text, approve } = await untilReview(chat, 'Pay it again please');
-			expect(text).toContain(`Idempotency key: agent-chat:${chat.sessionId}:payout:${beneficiaryId}:5000:USD`);
+			expect(text).toContain('**Amount:** 50.00 USD (5000 in minor units)');
 			expect((await click(approve)).status).toBe(200);
 			await reply(turn);
 			expect(told).toContain('"alreadySubmitted":true');
@@ -237,7 +245,7 @@ describeE2E('an AI agent pays only what a person approved, once (agent-payouts-w
 			return { text: 'Understood: the payout was not approved, so nothing was sent.' };
 		});
 		const { turn, text, deny } = await untilReview(chat, `Pay beneficiary ${beneficiaryId} 70.00 USD for invoice 1043`);
-		expect(text).toContain('7000 minor units of USD (= 70.00 USD');
+		expect(text).toContain('**Amount:** 70.00 USD (7000 in minor units)');
 		expect((await click(deny)).status).toBe(200);
 		const answer = await reply(turn);
 		expect(told).toContain('User rejected the tool call to Pay out');
@@ -264,6 +272,24 @@ describeE2E('an AI agent pays only what a person approved, once (agent-payouts-w
 		line('over-limit', payouts().records.length - before.records.length, 1);
 	});
 
+	it('sends nothing when the payee the reviewer read is not the saved beneficiary paid, even approved', async () => {
+		const chat = session();
+		const before = payouts();
+		let told = '';
+		const other = { name: 'Someone Else', ending: '9999' };
+		model!.script({ toolCalls: [{ name: PAY, args: payArgs(2000, 'Invoice 1046', other) }] }, (request) => {
+			told = lastToolResult(request);
+			return { text: 'The payee did not match the saved beneficiary, so nothing was sent.' };
+		});
+		const { turn, text, approve } = await untilReview(chat, `Pay Someone Else 20.00 USD for invoice 1046`);
+		expect(text).toContain('**To:** Someone Else, account ending 9999');
+		expect((await click(approve)).status).toBe(200);
+		await reply(turn);
+		expect(told).toContain(`Invalid \\"Payee Check\\": the saved beneficiary ${beneficiaryId} is not the payee checked: its account name is \\"${payee.name}\\", not \\"Someone Else\\"; its account number ends in ${payee.ending}, not 9999`);
+		expect(payouts()).toEqual(before);
+		line('payee-mismatch', payouts().records.length - before.records.length, 1);
+	});
+
 	it('gives the agent a tool error naming the field and what is allowed for a bad amount, and sends nothing', async () => {
 		const chat = session();
 		const before = payouts();
@@ -273,7 +299,7 @@ describeE2E('an AI agent pays only what a person approved, once (agent-payouts-w
 			return { text: 'The amount was refused; I will ask for it in minor units.' };
 		});
 		const { turn, text, approve } = await untilReview(chat, `Pay beneficiary ${beneficiaryId} 10.50 USD for invoice 1044`);
-		expect(text).toContain('10.5 minor units of USD');
+		expect(text).toContain('(10.5 in minor units)');
 		// Even approved, the bad input is refused by the node before anything is sent.
 		expect((await click(approve)).status).toBe(200);
 		await reply(turn);
@@ -307,9 +333,8 @@ describeE2E('an AI agent pays only what a person approved, once (agent-payouts-w
 				return { text: 'Done.' };
 			});
 			const { turn, text, approve } = await untilReview(chat, `${message}: ${card.id}`);
-			expect(text).toContain(`Card: ${card.id}`);
-			expect(text).toContain('Amount: 25 USD (US dollars, not cents)');
-			expect(text).toContain(`Idempotency key: agent-chat:${chat.sessionId}:topup:${card.id}:25:USD`);
+			expect(text).toContain(`**Card:** ${card.id}`);
+			expect(text).toContain('**Amount:** 25 USD (US dollars, not cents)');
 			expect(topUps()).toBe(0 + (told.length > 0 ? 1 : 0));
 			expect((await click(approve)).status).toBe(200);
 			await reply(turn);
