@@ -68,8 +68,8 @@ export function loadExamples(credential: { id: string; name: string }, dir: stri
 					if (typeof n.webhookId !== 'string' || n.webhookId === '') n.webhookId = uuidFor(`${workflow.id}/${String(n.name)}`);
 					chats.push({ name: String(n.name), webhookId: n.webhookId as string });
 				}
+				if (n.type === 'n8n-nodes-base.wait' && (n.parameters as { resume?: unknown } | undefined)?.resume === 'form') forms.push(String(n.name));
 			}
-			for (const n of workflow.nodes) if (n.type === 'n8n-nodes-base.wait' && (n.parameters as { resume?: unknown } | undefined)?.resume === 'form') forms.push(String(n.name));
 			delete workflow.active;
 			examples.push({ file, workflow, triggers, chats, forms });
 		});
