@@ -210,6 +210,9 @@ async function main(): Promise<void> {
 					: '  No examples/ folder yet: create workflows with the Wallet Payments node.',
 				...triggerUrls.map((t, i) => `  ${i === 0 ? 'Sandbox events go to' : '                 and'} ${t.url}  ("${t.workflow}")`),
 				...chatUrls.map((c) => `  Chat with the agent: ${c.url}  ("${c.workflow}"; ${modelNote})`),
+				...examples
+					.filter((e) => e.forms.length > 0)
+					.map((e) => `  "${e.workflow.name}": Execute workflow, then open approveAt from Ask for Approval's output to approve or reject`),
 				'',
 				`  Ready in ${Math.round((Date.now() - started) / 1000)} s. Ctrl-C stops n8n and the sandbox.`,
 				line,
