@@ -5,21 +5,12 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { useSandbox } from '../helpers/sandbox';
-import { createBeneficiary, idLocator, KENYA_MOBILE_MONEY } from './wallet-support';
+import { createBeneficiary, idLocator, KENYA_MOBILE_MONEY, payoutInitiate } from './wallet-support';
 
 const fixture = useSandbox();
 
-const pay = (beneficiaryId: string, payeeCheck: INodeParameters): INodeParameters => ({
-	resource: 'payout',
-	operation: 'initiate',
-	amount: 1050,
-	sourceWalletCurrency: 'USD',
-	customerEmail: 'ann@example.com',
-	description: 'Invoice 42',
-	beneficiaryMode: 'id',
-	beneficiaryId: idLocator(beneficiaryId),
-	payeeCheck,
-});
+const pay = (beneficiaryId: string, payeeCheck: INodeParameters): INodeParameters =>
+	payoutInitiate({ beneficiaryMode: 'id', beneficiaryId: idLocator(beneficiaryId), payeeCheck });
 
 const payouts = () => fixture.apiRequests().filter((r) => r.method === 'POST');
 const listReads = () => fixture.apiRequests().filter((r) => r.method === 'GET' && r.path === '/api/v2/beneficiaries');

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeParameters, NodeApiError } from 'n8n-workflow';
 
 import { useSandbox } from '../helpers/sandbox';
-import { createBeneficiary, destinationForm, idLocator, ISO_TIMESTAMP, KENYA_MOBILE_MONEY, movableClock, UUID } from './wallet-support';
+import { createBeneficiary, destinationForm, idLocator, ISO_TIMESTAMP, KENYA_MOBILE_MONEY, movableClock, payoutInitiate, UUID } from './wallet-support';
 
 const clock = movableClock();
 const fixture = useSandbox({ now: clock.now });
@@ -25,17 +25,7 @@ function payoutTransaction(fields: IDataObject): IDataObject {
 	};
 }
 
-function initiate(overrides: INodeParameters = {}): INodeParameters {
-	return {
-		resource: 'payout',
-		operation: 'initiate',
-		amount: 1050,
-		sourceWalletCurrency: 'USD',
-		customerEmail: 'ann@example.com',
-		description: 'Invoice 42',
-		...overrides,
-	};
-}
+const initiate = payoutInitiate;
 
 function initiateLegacy(overrides: INodeParameters = {}): INodeParameters {
 	return {

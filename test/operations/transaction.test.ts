@@ -1,7 +1,7 @@
 import type { IDataObject, NodeApiError } from 'n8n-workflow';
 
 import { useSandbox } from '../helpers/sandbox';
-import { callApi, createBeneficiary, idLocator, initiatePayout, ISO_TIMESTAMP, KENYA_MOBILE_MONEY, UUID } from './wallet-support';
+import { callApi, createBeneficiary, idLocator, initiatePayout, ISO_TIMESTAMP, payoutInitiate, KENYA_MOBILE_MONEY, UUID } from './wallet-support';
 
 const fixture = useSandbox();
 
@@ -10,16 +10,7 @@ const getTransaction = (transactionId: string) => ({ resource: 'transaction', op
 describe('Transaction → Get', () => {
 	test('full flow: Payout → Initiate, then Get Transaction reads it back: exact request and output', async () => {
 		const beneficiary = await createBeneficiary(fixture);
-		const payout = await fixture.run({
-			resource: 'payout',
-			operation: 'initiate',
-			amount: 1050,
-			sourceWalletCurrency: 'USD',
-			customerEmail: 'ann@example.com',
-			description: 'Invoice 42',
-			beneficiaryMode: 'id',
-			beneficiaryId: idLocator(beneficiary.id as string),
-		});
+		const payout = await fixture.run(payoutInitiate({ beneficiaryMode: 'id', beneficiaryId: idLocator(beneficiary.id as string) }));
 		expect(payout.error).toBeUndefined();
 		const payoutJson = payout.items[0].json;
 		fixture.sandbox.clearRequests();

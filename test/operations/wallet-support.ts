@@ -1,4 +1,4 @@
-import type { IDataObject, INodeParameterResourceLocator, ResourceMapperValue } from 'n8n-workflow';
+import type { IDataObject, INodeParameterResourceLocator, INodeParameters, ResourceMapperValue } from 'n8n-workflow';
 
 import type { SandboxFixture } from '../helpers/sandbox';
 
@@ -55,6 +55,19 @@ export async function createBeneficiary(fixture: SandboxFixture, overrides: IDat
 		destination: KENYA_MOBILE_MONEY,
 		...overrides,
 	});
+}
+
+/** The node's parameters for Payout → Initiate of USD 10.50 (minor units), with `overrides`. */
+export function payoutInitiate(overrides: INodeParameters = {}): INodeParameters {
+	return {
+		resource: 'payout',
+		operation: 'initiate',
+		amount: 1050,
+		sourceWalletCurrency: 'USD',
+		customerEmail: 'ann@example.com',
+		description: 'Invoice 42',
+		...overrides,
+	};
 }
 
 /** A v2 payout to a fresh saved beneficiary, initiated through the API (for set-ups). */
