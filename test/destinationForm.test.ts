@@ -3,7 +3,7 @@ import type { IDataObject, INodeParameters, INodeProperties, NodeApiError } from
 import { WalletPayments } from '../nodes/WalletPayments/WalletPayments.node';
 import { loadOptions, resourceMapping } from './helpers/loadOptions';
 import { useSandbox } from './helpers/sandbox';
-import { destinationForm, idLocator, KENYA_MOBILE_MONEY } from './operations/wallet-support';
+import { destinationForm, idLocator, KENYA_MOBILE_MONEY, payoutInitiate } from './operations/wallet-support';
 
 const fixture = useSandbox();
 
@@ -193,19 +193,15 @@ describe('the form at run time: checked against the country’s requirements bef
 	});
 
 	test('Payout → Initiate with an inline beneficiary: a bad account number pays nothing', async () => {
-		const result = await fixture.run({
-			resource: 'payout',
-			operation: 'initiate',
-			amount: 1050,
-			sourceWalletCurrency: 'USD',
-			customerEmail: 'ann@example.com',
-			description: 'Invoice 42',
-			beneficiaryMode: 'inline',
-			country: 'KE',
-			currency: 'KES',
-			destinationType: 'MOBILEMONEY',
-			destinationFields: destinationForm({ ...KENYA_MOBILE_MONEY, type: null, accountNumber: '+254 712 345 678' }),
-		});
+		const result = await fixture.run(
+			payoutInitiate({
+				beneficiaryMode: 'inline',
+				country: 'KE',
+				currency: 'KES',
+				destinationType: 'MOBILEMONEY',
+				destinationFields: destinationForm({ ...KENYA_MOBILE_MONEY, type: null, accountNumber: '+254 712 345 678' }),
+			}),
+		);
 		expect(result.error?.message).toBe(
 			'Invalid "Account Number": "+254 712 345 678" does not match the pattern ^2547[\\d]{8}$, which Kenya (KE) requires for MOBILEMONEY (item 0)',
 		);

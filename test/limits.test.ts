@@ -9,7 +9,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { readLimits, refusals, refusalText } from '../nodes/WalletPayments/helpers/limits';
 import { InvalidInput } from '../nodes/WalletPayments/helpers/validation';
 import { useSandbox } from './helpers/sandbox';
-import { createBeneficiary, idLocator } from './operations/wallet-support';
+import { createBeneficiary, idLocator, payoutInitiate } from './operations/wallet-support';
 
 const fixture = useSandbox();
 
@@ -137,19 +137,13 @@ describe('a run against the limits, over real HTTP', () => {
 	test('an inline destination under Saved Beneficiaries Only: nothing sent', async () => {
 		const before = posts().length;
 		const result = await fixture.run(
-			{
-				resource: 'payout',
-				operation: 'initiate',
-				amount: 1050,
-				sourceWalletCurrency: 'USD',
-				customerEmail: 'ann@example.com',
-				description: 'Invoice 42',
+			payoutInitiate({
 				beneficiaryMode: 'inline',
 				country: 'NG',
 				currency: 'NGN',
 				destinationType: 'json',
 				destinationJson: JSON.stringify({ type: 'nuban', bankCode: '058', accountName: 'Obi Eze', accountNumber: '0123456789' }),
-			},
+			}),
 			{ credentials: { savedBeneficiariesOnly: true } },
 		);
 		expect(posts().length).toBe(before);
