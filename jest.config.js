@@ -5,7 +5,7 @@ module.exports = {
 	testMatch: ['**/*.test.ts'],
 	testPathIgnorePatterns: ['/node_modules/', '\\.e2e\\.test\\.ts$', '\\.queue\\.test\\.ts$'],
 	transform: {
-		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }],
+		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }],
 	},
 	setupFiles: ['<rootDir>/test/setup/quiet-logger.ts'],
 	setupFilesAfterEnv: ['<rootDir>/test/setup/deduplication.ts'],

@@ -9,7 +9,7 @@ module.exports = {
 	roots: ['<rootDir>/test/e2e'],
 	testMatch: ['**/*.e2e.test.ts'],
 	transform: {
-		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }],
+		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }],
 	},
 	globalSetup: '<rootDir>/test/e2e/support/globalSetup.ts',
 	globalTeardown: '<rootDir>/test/e2e/support/globalTeardown.ts',
