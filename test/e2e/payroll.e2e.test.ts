@@ -1,6 +1,7 @@
 /**
  * A month's payroll at scale inside a real n8n (`n8n start`): a production Webhook receives the
- * payee list, a Code node makes one item per payee (N of them: WALLET_PAYROLL_N, default 15,000),
+ * payee list, a Code node makes one item per payee (N of them: WALLET_PAYROLL_N, default 6,000:
+ * above the size at which a Retry once paid everyone again, about 5,000),
  * and the Wallet Payments node pays each one with Payout → Initiate (Saved Beneficiary by ID) or
  * Initiate (Legacy) with the Reference left empty, Duplicate Protection at its defaults. The last
  * payee's beneficiary does not exist at the service, so run 1 pays N − 1 payees and fails on the
@@ -36,7 +37,7 @@ import type { WorkflowJson } from './support/n8n';
 import { chain, walletNode } from './support/workflow';
 import { paidTimes, payeeMaker, payeeRows, payoutsPerBeneficiary, postJson, webhookNode, type Payee } from '../queue/support/queue';
 
-const N = Number(process.env.WALLET_PAYROLL_N ?? 15000);
+const N = Number(process.env.WALLET_PAYROLL_N ?? 6000);
 if (!Number.isInteger(N) || N < 2) throw new Error(`WALLET_PAYROLL_N must be a whole number of 2 or more, not ${process.env.WALLET_PAYROLL_N}`);
 
 /**
@@ -48,7 +49,7 @@ const CASE_TIMEOUT_MS = Math.max(20 * 60_000, N * 120);
 /**
  * Payout → Initiate and/or Initiate (Legacy), as the exactly-once suite drives them:
  * WALLET_PAYROLL_OPERATIONS, a comma-separated list of `initiate` and `initiateLegacy`. `npm test`
- * runs Payout → Initiate at 15,000; `npm run bench:payroll` both at 50,000.
+ * runs Payout → Initiate at 6,000; `npm run bench:payroll` both at 50,000.
  */
 const OPERATIONS = (process.env.WALLET_PAYROLL_OPERATIONS ?? 'initiate').split(',').map((name) => name.trim());
 const PAYOUTS = MONEY_OPERATIONS.filter((op) => op.resource === 'payout' && OPERATIONS.includes(op.operation));
