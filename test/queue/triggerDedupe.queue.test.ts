@@ -97,8 +97,12 @@ describeQueue('Wallet Payments Trigger de-duplication in queue mode (2 webhook p
 		for (let start = 0; start < events.length; start += wave) {
 			let pending = events.slice(start, start + wave).flatMap((event) => Array.from({ length: COPIES }, () => event));
 			for (let attempt = 0; attempt < attempts && pending.length > 0; attempt++) {
-				if (attempt > 0) await sleep(1000);
-				const statuses = await Promise.all(pending.map(send));
+				// As a provider delivers again: sooner at first, then further apart (1, 2, 4 … 30 s), each
+				// delivery at its own moment (up to 2 s apart), so that a service getting back on its
+				// feet is not kept down by the redeliveries.
+				if (attempt > 0) await sleep(Math.min(1000 * 2 ** (attempt - 1), 30000));
+				const spread = attempt > 0 ? 2000 : 0;
+				const statuses = await Promise.all(pending.map(async (event) => (spread ? sleep(Math.random() * spread).then(async () => await send(event)) : await send(event))));
 				pending = pending.filter((_, i) => statuses[i] >= 500 || statuses[i] === 0);
 				if (attempt + 1 < attempts) redelivered += pending.length;
 			}
@@ -231,8 +235,8 @@ describeQueue('Wallet Payments Trigger de-duplication in queue mode (2 webhook p
 
 	/**
 	 * Redis stops answering (CLIENT PAUSE: every client waits) while new events are delivered: n8n
-	 * cannot look the webhook up or queue a run, the deliveries get no answer within 5 s, and are
-	 * delivered again once Redis is back. Every event must go past the trigger once.
+	 * cannot look the webhook up or queue a run, the deliveries get no answer within 10 s, and are
+	 * delivered again, backing off, until answered. Every event must go past the trigger once.
 	 */
 	test(`a Redis outage while ${REDIS_EVENTS} new events × ${COPIES} copies are delivered: delivered again afterwards, every event goes past the trigger once`, async () => {
 		const { n8n, sandbox } = stack!;
@@ -241,7 +245,8 @@ describeQueue('Wallet Payments Trigger de-duplication in queue mode (2 webhook p
 		events = fresh;
 		const before = n8n.executionsInDatabase(WORKFLOW_ID).length;
 		await pauseRedis(n8n.services.redisPort, REDIS_PAUSE_MS);
-		const answers = await deliverAll(REDIS_EVENTS, 20, 5000);
+		// A provider waits about 10 s for an answer and delivers again for minutes (here up to 14 times).
+		const answers = await deliverAll(REDIS_EVENTS, 14, 10000);
 		const result = { answers, ...(await count(before, `Redis paused ${REDIS_PAUSE_MS / 1000} s, ${REDIS_EVENTS} new events × ${COPIES}, delivered again`)) };
 		results.redisOutage = result;
 		lines.push(`  answers ${JSON.stringify(answers)}`);
