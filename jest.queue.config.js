@@ -1,8 +1,9 @@
 /**
  * The queue-mode suite (test/queue/): n8n 2.41.1 in queue mode (a main, two workers, two webhook
  * processors) on PostgreSQL and Redis, all started by globalSetup and the test files. `npm run
- * test:queue`. It runs two e2e files unchanged on that cluster (not in `npm test`: WALLET_QUEUE_E2E=0) (test/e2e/support/e2e.ts makes a
- * queue-mode n8n when WALLET_QUEUE_MODE is set) and its own files (*.queue.test.ts).
+ * test:queue`. It runs its own files (*.queue.test.ts) and two e2e files unchanged on that
+ * cluster (test/e2e/support/e2e.ts makes a queue-mode n8n when WALLET_QUEUE_MODE is set); `npm
+ * test` leaves those two out (WALLET_QUEUE_E2E=0).
  */
 /** @type {import('jest').Config} */
 module.exports = {
