@@ -438,9 +438,7 @@ export class QueueN8n extends N8n {
 
 	/** Executions per worker, from the workers' logs. */
 	workerCounts(): Record<string, number> {
-		const counts: Record<string, number> = Object.fromEntries(this.workers.map((w) => [w.name, 0]));
-		for (const worker of this.ranOn.values()) counts[worker] = (counts[worker] ?? 0) + 1;
-		return counts;
+		return { ...Object.fromEntries(this.workers.map((w) => [w.name, 0])), ...this.workersOf([...this.ranOn.keys()]) };
 	}
 
 	/** Executions per worker ('none': not seen on a worker), for the executions given. */
