@@ -3,7 +3,7 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
-	testPathIgnorePatterns: ['/node_modules/', '\\.e2e\\.test\\.ts$', '\\.queue\\.test\\.ts$'],
+	testPathIgnorePatterns: ['/node_modules/', '\\.e2e\\.test\\.ts$', '\\.queue\\.test\\.ts$', '\\.compat\\.test\\.ts$'],
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }],
 	},

@@ -19,7 +19,8 @@
  * connection (1 of them building sqlite3 when no prebuilt binary can be downloaded).
  *
  * Environment:
- *   N8N_E2E_CACHE         cache folder (default ${XDG_CACHE_HOME:-~/.cache}/n8n-wallet-payments-e2e)
+ *   N8N_E2E_CACHE         cache folder (default ${XDG_CACHE_HOME:-~/.cache}/n8n-wallet-payments-e2e,
+ *                         with -<version> added for an n8n other than the default)
  *   N8N_E2E_NODE_VERSION  npm version range of Node (default 24)
  *   N8N_E2E_SYSTEM_NODE   0 = download Node even when this one is Node 24
  *   N8N_E2E_N8N_VERSION   n8n version (default 2.41.1)
@@ -36,13 +37,23 @@ const path = require('path');
 const { spawn, spawnSync } = require('child_process');
 
 const NODE_RANGE = process.env.N8N_E2E_NODE_VERSION || '24';
-const N8N_VERSION = process.env.N8N_E2E_N8N_VERSION || '2.41.1';
-// Only AI/LangChain parts of n8n are affected; without them n8n@2.41.1 cannot be resolved here.
-const OVERRIDES = {
-	linkedom: '0.18.13',
-	'@langchain/langgraph-checkpoint': '1.1.5',
-	langchain: { '@langchain/langgraph': '1.4.0' },
-};
+/** The n8n every suite, the demo and the screenshots use; `npm run test:compat` sets another. */
+const DEFAULT_N8N_VERSION = '2.41.1';
+const N8N_VERSION = process.env.N8N_E2E_N8N_VERSION || DEFAULT_N8N_VERSION;
+const N8N_MAJOR = Number(N8N_VERSION.split('.')[0]);
+// 2.x: only AI/LangChain parts of n8n are affected; without them n8n@2.41.1 cannot be resolved
+// here. 1.x: n8n-nodes-base takes xlsx from a tarball address outside the registry; the
+// registry's last xlsx stands in for it (only the spreadsheet nodes use it), and the LangChain
+// checkpoint package is held at the last version that works with the @langchain/core 1.x pins
+// (a newer one stops `n8n start` from loading).
+const OVERRIDES =
+	N8N_MAJOR >= 2
+		? {
+				linkedom: '0.18.13',
+				'@langchain/langgraph-checkpoint': '1.1.5',
+				langchain: { '@langchain/langgraph': '1.4.0' },
+			}
+		: { xlsx: '0.18.5', '@langchain/langgraph-checkpoint': '1.0.0' };
 const MARKER_FORMAT = 1;
 /** What a first install costs (measured with n8n 2.41.1 and Node 24.21 on linux-x64). */
 const FIRST_RUN = {
@@ -87,7 +98,9 @@ function systemNodeFits() {
 function cacheDir() {
 	if (process.env.N8N_E2E_CACHE) return path.resolve(process.env.N8N_E2E_CACHE);
 	const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-	return path.join(base, 'n8n-wallet-payments-e2e');
+	// One folder per n8n version, so that a compat run never wipes the default install.
+	const suffix = N8N_VERSION === DEFAULT_N8N_VERSION ? '' : `-${N8N_VERSION}`;
+	return path.join(base, `n8n-wallet-payments-e2e${suffix}`);
 }
 
 function readJson(file) {
@@ -594,7 +607,7 @@ async function ensureInstalled(options = {}) {
 	return result;
 }
 
-module.exports = { ensureInstalled, paths, cacheDir, nodePackageFor, nodeBinaryIn, versionFits, N8N_VERSION, NODE_PACKAGES };
+module.exports = { ensureInstalled, paths, cacheDir, nodePackageFor, nodeBinaryIn, versionFits, withLock, N8N_VERSION, NODE_PACKAGES };
 
 if (require.main === module) {
 	ensureInstalled({ force: process.argv.includes('--force') }).then(

@@ -174,7 +174,7 @@ describeE2E('payment limits on the credential, in n8n', () => {
 		/** "Execute workflow" in the editor, then the run once it waits for the approver. */
 		async function startPayroll(): Promise<ApiExecution> {
 			const { n8n } = stack!;
-			const started = await n8n.rest<{ data?: { executionId?: string } }>('POST', `/workflows/${PAYROLL.workflow.id}/run`, { triggerToStartFrom: { name: 'When clicking ‘Execute workflow’' } });
+			const started = await n8n.runManually(PAYROLL.workflow.id, { triggerToStartFrom: { name: 'When clicking ‘Execute workflow’' } });
 			const id = started.body.data?.executionId;
 			if (!id) throw new Error(`POST /rest/workflows/${PAYROLL.workflow.id}/run → ${started.status}: ${JSON.stringify(started.body)}`);
 			return await executionWith(id, ['waiting']);

@@ -368,7 +368,7 @@ describeE2E('exactly-once money movement in n8n (`n8n start`, REST retries, manu
 
 	/** A manual run through the editor's API; resolves with the finished execution. */
 	async function run(id: string, body: Record<string, unknown>): Promise<ApiExecution> {
-		const started = await stack!.n8n.rest<{ data: { executionId?: string } }>('POST', `/workflows/${id}/run`, body);
+		const started = await stack!.n8n.runManually(id, body);
 		const executionId = started.body.data?.executionId;
 		if (started.status !== 200 || !executionId) {
 			throw new Error(`POST /rest/workflows/${id}/run → ${started.status}: ${JSON.stringify(started.body)}`);

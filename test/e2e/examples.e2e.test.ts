@@ -521,7 +521,7 @@ describeE2E('example workflows in n8n', () => {
 
 		/** "Execute workflow" in the editor (its REST call), from the manual trigger; the execution id. */
 		async function executeWorkflow(workflowId: string): Promise<string> {
-			const started = await stack!.n8n.rest<{ data?: { executionId?: string } }>('POST', `/workflows/${workflowId}/run`, {
+			const started = await stack!.n8n.runManually(workflowId, {
 				triggerToStartFrom: { name: EVENTS_MANUAL },
 			});
 			const executionId = started.body.data?.executionId;

@@ -51,10 +51,13 @@ function methods(): NonNullable<INodeType['methods']> {
 export async function listSearch(
 	method: string,
 	options: DynamicParameters & { filter?: string; paginationToken?: string },
-): Promise<INodeListSearchResult> {
+	// n8n 1.x types the token `unknown`; this node's is always a string.
+): Promise<INodeListSearchResult & { paginationToken?: string }> {
 	const fn = methods().listSearch?.[method];
 	if (!fn) throw new Error(`No listSearch method ${method}`);
-	return await fn.call(contextFor(options), options.filter, options.paginationToken);
+	return (await fn.call(contextFor(options), options.filter, options.paginationToken)) as INodeListSearchResult & {
+		paginationToken?: string;
+	};
 }
 
 export async function loadOptions(method: string, options: DynamicParameters): Promise<INodePropertyOptions[]> {

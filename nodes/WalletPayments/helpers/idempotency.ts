@@ -32,7 +32,11 @@ function startNodeNames(context: IExecuteFunctions): string[] {
 		.filter((parent) => context.getParentNodes(parent.name).length === 0)
 		.map((parent) => parent.name)
 		.sort();
-	const trigger = context.getExecutionContext?.()?.triggerNode?.name;
+	// n8n 2.x's execution context names the trigger; 1.x's has no triggerNode (all roots are kept).
+	const executionContext = context.getExecutionContext?.() as
+		| { triggerNode?: { name?: string } }
+		| undefined;
+	const trigger = executionContext?.triggerNode?.name;
 	return trigger !== undefined && roots.includes(trigger) ? [trigger] : roots;
 }
 

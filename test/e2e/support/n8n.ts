@@ -391,11 +391,45 @@ export class N8n {
 		}
 	}
 
+	/**
+	 * Runs SQL statements on this n8n's SQLite database with n8n's own sqlite3, also while n8n runs
+	 * (waits up to 10 s for n8n's write lock). For faults a test sets on purpose.
+	 */
+	sqlite(sql: string): void {
+		const database = path.join(this.dataDir, 'database.sqlite');
+		const script =
+			"const sqlite3 = require('sqlite3'); const db = new sqlite3.Database(process.argv[1]);" +
+			"db.configure('busyTimeout', 10000); db.exec(process.argv[2], (error) => { if (error) { console.error(error.message); process.exitCode = 1; } db.close(); });";
+		const result = spawnSync(this.install.nodeBin, ['-e', script, database, sql], {
+			cwd: this.install.n8nHost,
+			encoding: 'utf8',
+			env: { ...this.baseEnv(), NODE_PATH: this.install.n8nModules },
+			timeout: 30000,
+		});
+		if (result.status !== 0) throw new Error(`SQL on ${database} failed:\n${sql}\n${result.stderr}`);
+	}
+
 	private baseEnv(): NodeJS.ProcessEnv {
 		const env: NodeJS.ProcessEnv = {};
 		for (const name of [...PASS_THROUGH, ...PASS_THROUGH_WINDOWS, ...PASS_THROUGH_NETWORK]) if (process.env[name] !== undefined) env[name] = process.env[name];
 		env.PATH = `${this.install.nodeBinDir}${path.delimiter}${process.env.PATH ?? ''}`;
 		return env;
+	}
+
+	private version?: string;
+
+	/** The installed n8n's version (its install marker), e.g. "2.41.1" or "1.123.81". */
+	get n8nVersion(): string {
+		if (!this.version) {
+			const marker = JSON.parse(fs.readFileSync(this.install.marker, 'utf8')) as { n8nInstalled?: string; n8n?: string };
+			this.version = String(marker.n8nInstalled ?? marker.n8n);
+		}
+		return this.version;
+	}
+
+	/** n8n's major version: the harness switches the steps that differ between 1.x and 2.x on it. */
+	get major(): number {
+		return Number(this.n8nVersion.split('.')[0]);
 	}
 
 	/** The quiet, offline-friendly settings from the notes, with this instance's folder and ports. */
@@ -416,8 +450,8 @@ export class N8n {
 			N8N_PORT: String(this.port),
 			N8N_PROTOCOL: 'http',
 			N8N_SECURE_COOKIE: 'false',
-			// (WEBHOOK_URL is deprecated in 2.x.)
-			N8N_WEBHOOK_URL: `${this.baseUrl}/`,
+			// (WEBHOOK_URL is deprecated in 2.x; 1.x reads only it.)
+			...(this.major >= 2 ? { N8N_WEBHOOK_URL: `${this.baseUrl}/` } : { WEBHOOK_URL: `${this.baseUrl}/` }),
 			// The future default is false; this package is an unverified community package.
 			N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
 			N8N_EDITOR_BASE_URL: `${this.baseUrl}/`,
@@ -552,8 +586,10 @@ export class N8n {
 		return result;
 	}
 
+	/** Publishes (2.x) or activates (1.x) a workflow with the CLI; takes effect at the next start. */
 	async publishWorkflow(workflowId: string): Promise<void> {
-		await this.cliOk(['publish:workflow', `--id=${workflowId}`]);
+		if (this.major >= 2) await this.cliOk(['publish:workflow', `--id=${workflowId}`]);
+		else await this.cliOk(['update:workflow', `--id=${workflowId}`, '--active=true']);
 	}
 
 	// ---- n8n start -------------------------------------------------------------------------
@@ -591,7 +627,8 @@ export class N8n {
 			}
 			try {
 				const response = await fetch(`${this.baseUrl}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
-				if (response.status === 200) return;
+				// n8n 1.x is "ready" once its database is migrated, before its REST routes exist.
+				if (response.status === 200 && (this.major >= 2 || (await this.restRoutesUp()))) return;
 			} catch {
 				// not listening yet
 			}
@@ -599,6 +636,12 @@ export class N8n {
 		}
 		await this.stop();
 		throw new Error(`n8n start was not ready within ${timeoutMs} ms:\n${this.serverLog}`);
+	}
+
+	private async restRoutesUp(): Promise<boolean> {
+		const response = await fetch(`${this.baseUrl}/rest/settings`, { signal: AbortSignal.timeout(2000) });
+		await response.text();
+		return response.status !== 404;
 	}
 
 	/** Stops `n8n start` and everything it started (its process group). */
@@ -619,8 +662,25 @@ export class N8n {
 
 	// ---- HTTP: the editor's REST API (session cookie) and the public API (API key) -----------
 
+	/**
+	 * n8n 1.x has no owner from the environment: the owner is set up the way the first screen of a
+	 * new instance does it (`POST /rest/owner/setup`, open until an owner exists).
+	 */
+	private async setUpOwner(): Promise<void> {
+		const response = await fetchJson(`${this.baseUrl}/rest/owner/setup`, 'POST', { 'browser-id': 'wallet-e2e' }, {
+			email: this.owner.email,
+			firstName: this.owner.firstName,
+			lastName: this.owner.lastName,
+			password: this.owner.password,
+		});
+		if (response.status !== 200 && !/already/i.test(JSON.stringify(response.body))) {
+			throw new Error(`POST /rest/owner/setup → ${response.status}: ${JSON.stringify(response.body)}`);
+		}
+	}
+
 	/** POST /rest/login as the owner; keeps the session cookie. */
 	async login(): Promise<void> {
+		if (this.major < 2) await this.setUpOwner();
 		const response = await fetch(`${this.baseUrl}/rest/login`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json', 'browser-id': 'wallet-e2e' },
@@ -670,10 +730,22 @@ export class N8n {
 	 * waitForWebhook.
 	 */
 	async publishNow(workflowId: string): Promise<void> {
-		const response = await this.publicApi('POST', `/workflows/${workflowId}/publish`, {});
+		const action = this.major >= 2 ? 'publish' : 'activate';
+		const response = await this.publicApi('POST', `/workflows/${workflowId}/${action}`, {});
 		if (response.status !== 200) {
-			throw new Error(`POST /api/v1/workflows/${workflowId}/publish → ${response.status}: ${JSON.stringify(response.body)}`);
+			throw new Error(`POST /api/v1/workflows/${workflowId}/${action} → ${response.status}: ${JSON.stringify(response.body)}`);
 		}
+	}
+
+	/**
+	 * The editor's "Execute workflow" (`POST /rest/workflows/<id>/run`). n8n 2.x runs the saved
+	 * workflow; 1.x needs it in the body (`workflowData`), as its editor sends it.
+	 */
+	async runManually<T = { data?: { executionId?: string } }>(workflowId: string, body: Record<string, unknown>): Promise<{ status: number; body: T }> {
+		if (this.major >= 2) return await this.rest<T>('POST', `/workflows/${workflowId}/run`, body);
+		const saved = await this.rest<{ data: Record<string, unknown> }>('GET', `/workflows/${workflowId}`);
+		if (saved.status !== 200) throw new Error(`GET /rest/workflows/${workflowId} → ${saved.status}: ${JSON.stringify(saved.body)}`);
+		return await this.rest<T>('POST', `/workflows/${workflowId}/run`, { workflowData: saved.body.data, ...body });
 	}
 
 	/**

@@ -1,0 +1,26 @@
+/**
+ * `npm run test:compat`: the end-to-end cases that matter on both n8n lines, in n8n 1.123.81 by
+ * default (N8N_E2E_N8N_VERSION picks another; each version has its own install cache, see
+ * scripts/n8n-install.js). The harness switches the steps that differ between 1.x and 2.x
+ * (test/e2e/support/n8n.ts: `major`). Not part of `npm test` (CI's 45 minutes); see
+ * docs/development.md.
+ */
+const e2e = require('./jest.e2e.config');
+
+/** @type {import('jest').Config} */
+module.exports = {
+	...e2e,
+	testMatch: [
+		// Every operation against the sandbox, and the credential test.
+		'<rootDir>/test/e2e/operations.e2e.test.ts',
+		// The trigger: signature, events, de-duplication (sequential, concurrent, after a restart).
+		'<rootDir>/test/e2e/trigger.e2e.test.ts',
+		'<rootDir>/test/e2e/triggerDedupe.e2e.test.ts',
+		// A delivery whose run cannot start, then delivered again: exactly one run.
+		'<rootDir>/test/e2e/triggerStart.compat.test.ts',
+		// n8n 1.x on MariaDB: the trigger's records fit, a money-moving node refuses before it sends.
+		'<rootDir>/test/e2e/mariadb.compat.test.ts',
+		// Exactly once on Retry, Retry On Fail, repeated events and editor runs.
+		'<rootDir>/test/e2e/exactlyOnce.e2e.test.ts',
+	],
+};
