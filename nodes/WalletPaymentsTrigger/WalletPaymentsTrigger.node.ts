@@ -20,6 +20,7 @@ import {
 	signatureHeaderName,
 	verifySignature,
 } from './signature';
+import { answerFromStep, RESPONSE_MODE } from './startedAnswer';
 
 const MISSING_SECRET =
 	'Add a Webhook Signing Secret to the credential or turn off Verify Signature';
@@ -74,7 +75,8 @@ export class WalletPaymentsTrigger implements INodeType {
 			{
 				name: 'default',
 				httpMethod: 'POST',
-				responseMode: 'onReceived',
+				// onReceived where n8n answers after the run exists, else the step answers (startedAnswer.ts).
+				responseMode: RESPONSE_MODE,
 				path: 'webhook',
 			},
 		],
@@ -196,6 +198,7 @@ export class WalletPaymentsTrigger implements INodeType {
 	 * back.
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		answerFromStep(this);
 		const items = this.getInputData();
 		if (this.getMode() === 'manual') return [items];
 		const options = this.getNodeParameter('options', 0, {}) as IDataObject;

@@ -34,8 +34,9 @@ export function refuse(
 }
 
 /**
- * Tells the admission how n8n answered this delivery: n8n answers only after it started the run, so
- * anything but a 2xx (or a connection closed before the answer) means the run may not exist.
+ * Tells the admission how this delivery was answered: a 2xx only once the run exists (n8n's
+ * answer, or the trigger's step where n8n answers before the run: startedAnswer.ts), so anything
+ * but a 2xx (or a connection closed before the answer) means the run may not exist.
  */
 export function reportAnswer(context: IWebhookFunctions, report: AnswerReport): void {
 	const res = context.getResponseObject() as unknown as WebhookResponse;

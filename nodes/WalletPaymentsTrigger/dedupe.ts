@@ -4,7 +4,7 @@
  * 1. When the request arrives (`webhook()`): an in-process admission table. Look-up and record are
  *    one synchronous step, so neither sequential nor concurrent copies of an event can both pass
  *    while this n8n process runs; a copy is answered 200 and starts nothing. An admission holds only
- *    once n8n answered its delivery 2xx (n8n answers after it started the run): a copy that
+ *    once n8n answered its delivery 2xx (only once the run exists: startedAnswer.ts): a copy that
  *    comes meanwhile waits for that answer, and a delivery answered otherwise (n8n could not
  *    start the run) withdraws it, so the event is processed when delivered again.
  * 2. When the run starts (`execute()`, the trigger's step in the execution): n8n's database
