@@ -14,6 +14,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
+import { ensureRoom, FITS_ANY_DATABASE } from './capacity';
 import { claim, type ClaimResult } from './claim';
 import { verification } from './verify';
 
@@ -150,10 +151,10 @@ export function openStore(context: IExecuteFunctions, maxEntries: number): Store
 	const serial = <T>(task: () => Promise<T>) => (inside ? task() : oneAtATime(task));
 
 	/** One store call that records `values`: those already there, and how long it took. */
-	const write = async (values: string[]) => {
+	const write = async (values: string[], keep = options) => {
 		const { answer, ms } = await storeCall(
 			values.length,
-			async () => await checkProcessedAndRecord.call(context.helpers, values, 'node', options),
+			async () => await checkProcessedAndRecord.call(context.helpers, values, 'node', keep),
 		);
 		return { found: new Set(answer.processed.map(String)), ms };
 	};
@@ -164,6 +165,25 @@ export function openStore(context: IExecuteFunctions, maxEntries: number): Store
 	};
 
 	const rowKey = `${context.getWorkflow().id ?? ''}:${context.getNode().id}`;
+	/** Before the row's first record: a caller that keeps more than any database holds probes it (capacity.ts). */
+	const roomy = (values: string[]) => ({ ...options, maxEntries: maxEntries + values.length });
+	const room = async () => {
+		if (maxEntries <= FITS_ANY_DATABASE) return;
+		await serial(
+			async () =>
+				await ensureRoom(context, rowKey, {
+					// Past maxEntries, so that the probe pushes no old record out of a full row.
+					record: async (values) => await write(values, roomy(values)),
+					// Recording them again reads them back: each one there is "already recorded".
+					found: async (values) => (await write(values, roomy(values))).found.size,
+					remove: async (values) =>
+						await storeCall(
+							values.length,
+							async () => await removeProcessed.call(context.helpers, values, 'node', options),
+						),
+				}),
+		);
+	};
 	const warmUp = async () => {
 		if (warmRows.has(rowKey)) return;
 		const { getProcessedDataCount } = context.helpers;
@@ -179,12 +199,16 @@ export function openStore(context: IExecuteFunctions, maxEntries: number): Store
 	return {
 		warmUp,
 		claim: async (values, waitMs) => {
+			await room();
 			await warmUp();
 			return await claim(claimStore, values, waitMs);
 		},
 		confirm: async (token, values, waitMs, callMs) =>
 			await claim(claimStore, values, waitMs, { token, callMs }),
-		record: async (values) => await serial(async () => await held.record(values)),
+		record: async (values) => {
+			await room();
+			return await serial(async () => await held.record(values));
+		},
 		remove: async (values) =>
 			await serial(async () => {
 				held.disown(values);

@@ -1,5 +1,5 @@
 /**
- * PostgreSQL and Redis for the queue-mode suite: Debian's packages (installed with apt-get when
+ * PostgreSQL and Redis for the queue-mode suite, MariaDB for the compat suite: Debian's packages (installed with apt-get when
  * missing), each started as a private server on a free 127.0.0.1 port with its data in a
  * temporary folder, each in its own process group owned by this process (support/processes.ts:
  * stopped by PID, killed with jest if jest dies), and the folder removed when stopped.
@@ -45,33 +45,45 @@ function apt(args: string[]): { ok: boolean; output: string } {
 }
 
 /**
- * Installs what is missing: `postgresql` (the server) and `redis-server`, from Debian's packages
- * (`apt-get install -y`, after `apt-get update` if the first try fails). Needs root; otherwise it
- * says what to install.
+ * Installs Debian's packages that are missing (`apt-get install -y`, after `apt-get update` if the
+ * first try fails). Needs root; otherwise it says what to install.
  */
+function installMissing(missing: string[], suite: string, log: (line: string) => void): void {
+	if (missing.length === 0) return;
+	if (process.platform !== 'linux' || !which('apt-get')) {
+		throw new Error(`${suite} needs ${missing.join(' and ')}; install them (this script installs them only with apt-get)`);
+	}
+	if (typeof process.getuid === 'function' && process.getuid() !== 0) {
+		throw new Error(`${suite} needs ${missing.join(' and ')}: run \`sudo apt-get install -y ${missing.join(' ')}\` first`);
+	}
+	log(`[services] installing ${missing.join(', ')} with apt-get`);
+	let result = apt(['install', '-y', '--no-install-recommends', ...missing]);
+	if (!result.ok) {
+		apt(['update']);
+		result = apt(['install', '-y', '--no-install-recommends', ...missing]);
+	}
+	if (!result.ok) throw new Error(`apt-get install -y ${missing.join(' ')} failed:\n${result.output}`);
+}
+
+/** `postgresql` (the server) and `redis-server`, installed when missing. */
 export function ensureServices(log: (line: string) => void = () => undefined): { postgresBin: string; redisBin: string } {
 	const missing: string[] = [];
 	if (!postgresBinDir()) missing.push('postgresql');
 	if (!redisServerBin()) missing.push('redis-server');
-	if (missing.length > 0) {
-		if (process.platform !== 'linux' || !which('apt-get')) {
-			throw new Error(`The queue-mode suite needs ${missing.join(' and ')}; install them (this script installs them only with apt-get)`);
-		}
-		if (typeof process.getuid === 'function' && process.getuid() !== 0) {
-			throw new Error(`The queue-mode suite needs ${missing.join(' and ')}: run \`sudo apt-get install -y ${missing.join(' ')}\` first`);
-		}
-		log(`[queue] installing ${missing.join(', ')} with apt-get`);
-		let result = apt(['install', '-y', '--no-install-recommends', ...missing]);
-		if (!result.ok) {
-			apt(['update']);
-			result = apt(['install', '-y', '--no-install-recommends', ...missing]);
-		}
-		if (!result.ok) throw new Error(`apt-get install -y ${missing.join(' ')} failed:\n${result.output}`);
-	}
+	installMissing(missing, 'The queue-mode suite', log);
 	const bin = postgresBinDir();
 	const redis = redisServerBin();
 	if (!bin || !redis) throw new Error('PostgreSQL or Redis is still missing after apt-get install');
 	return { postgresBin: bin, redisBin: redis };
+}
+
+const MARIADB_SERVER = '/usr/sbin/mariadbd';
+
+/** `mariadb-server`, installed when missing; its server binary. */
+export function ensureMariadb(log: (line: string) => void = () => undefined): string {
+	if (!fs.existsSync(MARIADB_SERVER)) installMissing(['mariadb-server'], 'The MariaDB test', log);
+	if (!fs.existsSync(MARIADB_SERVER)) throw new Error(`${MARIADB_SERVER} is still missing after apt-get install`);
+	return MARIADB_SERVER;
 }
 
 export interface Service {
@@ -235,4 +247,54 @@ export async function startRedis(redisBin: string, options: { timeoutMs?: number
 		ready: (output) => /Ready to accept connections/i.test(output),
 		timeoutMs: options.timeoutMs ?? 30000,
 	});
+}
+
+/**
+ * A private MariaDB server: `mariadb-install-db` into a temporary folder (user root without a
+ * password), then `mariadbd` on 127.0.0.1 and a free port, as root (`--user=root`), its socket in
+ * the folder. Debian's defaults otherwise, strict mode included (as a MariaDB n8n runs on has it).
+ */
+export async function startMariadb(bin: string, options: { timeoutMs?: number; parentDir?: string } = {}): Promise<Service> {
+	const dataDir = serviceDir('mariadb-', options.parentDir);
+	const install = spawnSync(
+		'mariadb-install-db',
+		['--no-defaults', `--datadir=${path.join(dataDir, 'data')}`, '--auth-root-authentication-method=normal', '--skip-test-db', '--user=root'],
+		{ encoding: 'utf8', timeout: 120000, cwd: dataDir },
+	);
+	if (install.status !== 0) {
+		fs.rmSync(dataDir, { recursive: true, force: true });
+		throw new Error(`mariadb-install-db failed:\n${install.stdout}\n${install.stderr}`);
+	}
+	const [port] = await freePorts(1);
+	return await runService({
+		name: 'mariadb',
+		label: 'mariadbd',
+		bin,
+		args: [
+			'--no-defaults',
+			`--datadir=${path.join(dataDir, 'data')}`,
+			`--port=${port}`,
+			'--bind-address=127.0.0.1',
+			`--socket=${path.join(dataDir, 'mariadb.sock')}`,
+			`--pid-file=${path.join(dataDir, 'mariadb.pid')}`,
+			'--user=root',
+			'--innodb-flush-log-at-trx-commit=0',
+		],
+		spawnOptions: { cwd: dataDir },
+		port,
+		dataDir,
+		stopSignal: 'SIGTERM',
+		ready: (output) => output.includes('ready for connections'),
+		timeoutMs: options.timeoutMs ?? 60000,
+	});
+}
+
+/** Runs SQL with the `mariadb` client against the private server; returns stdout (tab-separated, no headers). */
+export function mariadbQuery(port: number, sql: string, database?: string): string {
+	const result = spawnSync('mariadb', ['-h', '127.0.0.1', '-P', String(port), '-u', 'root', '-N', '-B', ...(database ? [database] : []), '-e', sql], {
+		encoding: 'utf8',
+		timeout: 60000,
+	});
+	if (result.status !== 0) throw new Error(`mariadb: ${sql}\n${result.stderr}`);
+	return result.stdout.trim();
 }
