@@ -200,6 +200,16 @@ export function errorFromResponse(
 const NETWORK_CODES =
 	/\b(ECONNREFUSED|ECONNRESET|ECONNABORTED|ETIMEDOUT|ESOCKETTIMEDOUT|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|EPIPE)\b/;
 
+/**
+ * The error's text: its message, and the texts n8n 1.x keeps in `messages` (its request helper
+ * there rewords the message and keeps no cause: the system code survives only in those).
+ */
+function errorText(error: unknown): string {
+	const messages = (error as { messages?: unknown } | undefined)?.messages;
+	const own = String((error as Error | undefined)?.message ?? '');
+	return [own, ...(Array.isArray(messages) ? messages.map(String) : [])].join('\n');
+}
+
 /** n8n's request helper wraps network failures; the system code may sit on the error or its cause. */
 function networkCode(error: unknown): string | undefined {
 	const candidates = [error, (error as { cause?: unknown })?.cause];
@@ -207,7 +217,7 @@ function networkCode(error: unknown): string | undefined {
 		const code = (candidate as { code?: unknown } | undefined)?.code;
 		if (typeof code === 'string' && NETWORK_CODES.test(code)) return code;
 	}
-	return NETWORK_CODES.exec(String((error as Error | undefined)?.message ?? ''))?.[1];
+	return NETWORK_CODES.exec(errorText(error))?.[1];
 }
 
 /**
@@ -224,7 +234,7 @@ export function errorFromNetwork(
 		code === 'ECONNABORTED' ||
 		code === 'ETIMEDOUT' ||
 		code === 'ESOCKETTIMEDOUT' ||
-		/timeout|timed out/i.test(String((error as Error | undefined)?.message ?? ''));
+		/timeout|timed out/i.test(errorText(error));
 	const what = timedOut
 		? 'The service did not answer in time'
 		: code === 'ECONNREFUSED'
