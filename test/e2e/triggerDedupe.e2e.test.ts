@@ -9,9 +9,7 @@
  */
 import { randomUUID } from 'crypto';
 
-import { signBody } from '../sandbox';
-import { describeE2E, executionsOf, newPayeeEvent, startStack, stopStack, type ApiExecution, type PayeeEvent, type Stack } from './support/e2e';
-import { payPerEventWorkflow } from './support/workflow';
+import { deliverSigned, describeE2E, eventsPastTrigger, executionsOf, newPayeeEvent, settledExecutions, startPayPerEvent, stopStack, webhookServed, type ApiExecution, type PayeeEvent, type Stack } from './support/e2e';
 
 const WORKFLOW_ID = 'WalletE2eDedupe1';
 const WEBHOOK_ID = randomUUID();
@@ -29,51 +27,21 @@ describeE2E('Wallet Payments Trigger de-duplication in n8n (sequential, concurre
 	/** A distinct event whose workflow pays one payee (a fresh beneficiary). */
 	const newEvent = async () => await newPayeeEvent(stack!.sandbox, ++eventCounter);
 
-	async function deliver(sent: PayeeEvent): Promise<number> {
-		const response = await fetch(url, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json', [HEADER]: signBody(sent.body, SECRET, 'sha512') },
-			body: sent.body,
-		});
-		await response.text();
-		return response.status;
-	}
+	const deliver = async (sent: PayeeEvent) => await deliverSigned(url, sent.body, SECRET, HEADER);
 
 	async function executions(): Promise<ApiExecution[]> {
 		return await executionsOf(stack!.n8n, WORKFLOW_ID);
 	}
 
-	/** Waits until no execution is running and the count stops growing for a moment. */
-	async function settled(atLeast: number, timeoutMs = 60000): Promise<ApiExecution[]> {
-		const deadline = Date.now() + timeoutMs;
-		let last: ApiExecution[] = [];
-		let stableSince = 0;
-		while (Date.now() < deadline) {
-			const now = await executions();
-			const finished = now.every((e) => e.status !== 'running' && e.status !== 'new');
-			if (finished && now.length >= atLeast && now.length === last.length) {
-				if (Date.now() - stableSince > 1500) return now;
-			} else stableSince = Date.now();
-			last = now;
-			await sleep(300);
-		}
-		throw new Error(`Executions did not settle: ${JSON.stringify(last.map((e) => [e.id, e.status]))}`);
-	}
-
-	/** The event IDs an execution's trigger let through to the rest of the workflow. */
-	const passedEvents = (execution: ApiExecution) =>
-		(execution.data?.resultData.runData['Wallet Payments Trigger']?.[0]?.data?.main[0] ?? []).map(
-			(item) => (item.json.data as { id: string }).id,
-		);
 	const paidTo = (beneficiaryId: string) =>
 		stack!.sandbox.state.transactions.filter((tx) => tx.kind === 'payout' && tx.beneficiaryId === beneficiaryId).length;
 
 	/** Executions started and items let through since `before`, per event. */
 	async function count(before: number, events: PayeeEvent[], expectedExecutions: number) {
-		const all = await settled(before + expectedExecutions);
+		const all = await settledExecutions(stack!.n8n, WORKFLOW_ID, before + expectedExecutions);
 		const fresh = all.slice(before);
 		expect(fresh.every((e) => e.status === 'success')).toBe(true);
-		const passed = fresh.flatMap(passedEvents);
+		const passed = fresh.flatMap(eventsPastTrigger);
 		return {
 			executions: fresh.length,
 			passed,
@@ -83,17 +51,7 @@ describeE2E('Wallet Payments Trigger de-duplication in n8n (sequential, concurre
 	}
 
 	beforeAll(async () => {
-		stack = await startStack({ webhook: { secret: SECRET, header: HEADER, algorithm: 'sha512', retryDelaysMs: [] } });
-		const { n8n } = stack;
-		url = `${n8n.baseUrl}/webhook/${WEBHOOK_ID}/webhook`;
-		await n8n.importWorkflows([payPerEventWorkflow(WORKFLOW_ID, 'E2E trigger de-duplication', WEBHOOK_ID, HEADER)]);
-		await n8n.publishWorkflow(WORKFLOW_ID);
-		await n8n.start();
-		const deadline = Date.now() + 20000;
-		while ((await fetch(url, { method: 'POST', body: '{}' })).status === 404) {
-			if (Date.now() > deadline) throw new Error(`The production webhook stayed 404:\n${n8n.log}`);
-			await sleep(250);
-		}
+		({ stack, url } = await startPayPerEvent({ id: WORKFLOW_ID, name: 'E2E trigger de-duplication', webhookId: WEBHOOK_ID, secret: SECRET, header: HEADER }));
 	});
 
 	afterAll(async () => {
@@ -133,7 +91,7 @@ describeE2E('Wallet Payments Trigger de-duplication in n8n (sequential, concurre
 		const { n8n } = stack!;
 		await n8n.stop();
 		await n8n.start();
-		while ((await fetch(url, { method: 'POST', body: '{}' })).status === 404) await sleep(250);
+		await webhookServed(n8n, url);
 		const before = (await executions()).length;
 
 		const deliveries = round2.flatMap((event) => Array.from({ length: 5 }, () => event));

@@ -4,8 +4,9 @@
  * about 2,400 values of 27 bytes. A money-moving node keeps up to 620,000 (KEYS_REMEMBERED): there
  * its protection would end once the row is full. So before a row's first record in a process, a
  * caller that keeps more than FITS_ANY_DATABASE values probes once: it records PROBE_VALUES values
- * (over 64 KB), reads them back and removes them. A database that cannot keep them (an error, or
- * fewer read back) makes every call refuse, before anything is recorded or sent. docs/ledger.md.
+ * (over 64 KB), reads them back and removes them. A database that cannot keep them (its error for
+ * a value too long, or a row no longer readable) makes every call refuse, before anything is
+ * recorded or sent. docs/ledger.md.
  */
 import { randomUUID } from 'crypto';
 import type { IExecuteFunctions } from 'n8n-workflow';
@@ -21,7 +22,9 @@ const probed = new Map<string, boolean>();
 /** What MySQL and MariaDB answer for a value over the column (strict mode), or a row cut short (not strict). */
 function isCapped(error: unknown): boolean {
 	const message = error instanceof Error ? error.message : String(error);
-	return /data too long|ER_DATA_TOO_LONG|JSON/i.test(message);
+	return /data too long|ER_DATA_TOO_LONG|end of JSON input|in JSON at position|not valid JSON/i.test(
+		message,
+	);
 }
 
 export function cappedStoreError(context: IExecuteFunctions): NodeOperationError {
@@ -37,8 +40,8 @@ export function cappedStoreError(context: IExecuteFunctions): NodeOperationError
 
 export interface ProbeCalls {
 	record(values: string[]): Promise<unknown>;
-	/** How many of these values are recorded. */
-	found(values: string[]): Promise<number>;
+	/** Reads the row back (recording these values again). */
+	readBack(values: string[]): Promise<unknown>;
 	remove(values: string[]): Promise<unknown>;
 }
 
@@ -54,9 +57,8 @@ export async function ensureRoom(
 		const values = Array.from({ length: PROBE_VALUES }, (_, i) => `n8n-probe:${id}:${i}`);
 		const probe = async () => {
 			await calls.record(values);
-			// Read back: a row cut short at 64 KB (MySQL without strict mode) is no longer JSON. A
-			// count short of all is another process's write over this one (queue mode), not a limit.
-			await calls.found(values);
+			// Read back: a row cut short at 64 KB (MySQL without strict mode) is no longer JSON.
+			await calls.readBack(values);
 			await calls.remove(values);
 		};
 		// Any other error of the database is n8n's, passed on unchanged (and the probe made again).

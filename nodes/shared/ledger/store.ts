@@ -165,25 +165,6 @@ export function openStore(context: IExecuteFunctions, maxEntries: number): Store
 	};
 
 	const rowKey = `${context.getWorkflow().id ?? ''}:${context.getNode().id}`;
-	/** Before the row's first record: a caller that keeps more than any database holds probes it (capacity.ts). */
-	const roomy = (values: string[]) => ({ ...options, maxEntries: maxEntries + values.length });
-	const room = async () => {
-		if (maxEntries <= FITS_ANY_DATABASE) return;
-		await serial(
-			async () =>
-				await ensureRoom(context, rowKey, {
-					// Past maxEntries, so that the probe pushes no old record out of a full row.
-					record: async (values) => await write(values, roomy(values)),
-					// Recording them again reads them back: each one there is "already recorded".
-					found: async (values) => (await write(values, roomy(values))).found.size,
-					remove: async (values) =>
-						await storeCall(
-							values.length,
-							async () => await removeProcessed.call(context.helpers, values, 'node', options),
-						),
-				}),
-		);
-	};
 	const warmUp = async () => {
 		if (warmRows.has(rowKey)) return;
 		const { getProcessedDataCount } = context.helpers;
@@ -196,11 +177,30 @@ export function openStore(context: IExecuteFunctions, maxEntries: number): Store
 		warmRows.add(rowKey);
 	};
 
+	/** Before the row's first record: a caller that keeps more than any database holds probes it (capacity.ts). */
+	const roomy = (values: string[]) => ({ ...options, maxEntries: maxEntries + values.length });
+	const room = async () => {
+		if (maxEntries <= FITS_ANY_DATABASE) return;
+		await serial(
+			async () =>
+				await ensureRoom(context, rowKey, {
+					// Past maxEntries, so that the probe pushes no old record out of a full row.
+					record: async (values) => await write(values, roomy(values)),
+					readBack: async (values) => await write(values, roomy(values)),
+					remove: async (values) =>
+						await storeCall(
+							values.length,
+							async () => await removeProcessed.call(context.helpers, values, 'node', options),
+						),
+				}),
+		);
+	};
 	return {
 		warmUp,
 		claim: async (values, waitMs) => {
-			await room();
+			// Warm first: the probe writes, and a claim's first write must not be a cold call.
 			await warmUp();
+			await room();
 			return await claim(claimStore, values, waitMs);
 		},
 		confirm: async (token, values, waitMs, callMs) =>

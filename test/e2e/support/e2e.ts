@@ -1,8 +1,9 @@
 /** What most e2e files share: a sandbox in this process and an n8n with the credential. */
 import { randomUUID } from 'crypto';
 
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
+import { signBody, startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
 import { N8n, type N8nOptions, type NodeRun, type WalletCredentialData } from './n8n';
+import { payPerEventWorkflow } from './workflow';
 
 /** e2e files run only under jest.e2e.config.js (its globalSetup installs n8n and packs). */
 export const describeE2E: jest.Describe = process.env.WALLET_E2E ? describe : describe.skip;
@@ -141,4 +142,68 @@ export async function waitForExecutions(n8n: N8n, workflowId: string, count: num
 		await new Promise((resolve) => setTimeout(resolve, 250));
 	}
 	throw new Error(`Expected ${count} finished executions of ${workflowId}, have ${JSON.stringify(last.map((e) => [e.id, e.status]))}`);
+}
+
+/**
+ * The workflow's executions once none runs and their number stayed the same for 1.5 s, with at
+ * least `atLeast` of them (deliveries that start runs a moment later are counted too).
+ */
+export async function settledExecutions(n8n: N8n, workflowId: string, atLeast: number, timeoutMs = 60000): Promise<ApiExecution[]> {
+	const deadline = Date.now() + timeoutMs;
+	let last: ApiExecution[] = [];
+	let stableSince = Date.now();
+	while (Date.now() < deadline) {
+		const now = await executionsOf(n8n, workflowId);
+		const finished = now.every((e) => e.status !== 'running' && e.status !== 'new');
+		if (!finished || now.length !== last.length) stableSince = Date.now();
+		else if (now.length >= atLeast && Date.now() - stableSince > 1500) return now;
+		last = now;
+		await new Promise((resolve) => setTimeout(resolve, 300));
+	}
+	throw new Error(`Executions did not settle: ${JSON.stringify(last.map((e) => [e.id, e.status]))}`);
+}
+
+/** The event IDs the Wallet Payments Trigger let through to the rest of the workflow in an execution. */
+export function eventsPastTrigger(execution: ApiExecution): string[] {
+	return (execution.data?.resultData.runData['Wallet Payments Trigger']?.[0]?.data?.main[0] ?? []).map((item) => (item.json.data as { id: string }).id);
+}
+
+/** Waits until a published workflow's production webhook is served (n8n answers 404 before). */
+export async function webhookServed(n8n: N8n, url: string, timeoutMs = 30000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while ((await fetch(url, { method: 'POST', body: '{}' })).status === 404) {
+		if (Date.now() > deadline) throw new Error(`The production webhook stayed 404:\n${n8n.log}`);
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+}
+
+/** A trigger delivery signed as the sandbox signs events (sha512 in `header`): n8n's HTTP status. */
+export async function deliverSigned(url: string, body: string, secret: string, header: string): Promise<number> {
+	const response = await fetch(url, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', [header]: signBody(body, secret, 'sha512') },
+		body,
+		signal: AbortSignal.timeout(60000),
+	});
+	await response.text();
+	return response.status;
+}
+
+/**
+ * A sandbox and an n8n with a published workflow that pays one payee per trigger event
+ * (payPerEventWorkflow), started, its production webhook served.
+ */
+export async function startPayPerEvent(
+	workflow: { id: string; name: string; webhookId: string; secret: string; header: string },
+	n8nOptions: N8nOptions = {},
+	startTimeoutMs?: number,
+): Promise<{ stack: Stack; url: string }> {
+	const stack = await startStack({ webhook: { secret: workflow.secret, header: workflow.header, algorithm: 'sha512', retryDelaysMs: [] } }, n8nOptions);
+	const { n8n } = stack;
+	const url = `${n8n.baseUrl}/webhook/${workflow.webhookId}/webhook`;
+	await n8n.importWorkflows([payPerEventWorkflow(workflow.id, workflow.name, workflow.webhookId, workflow.header)]);
+	await n8n.publishWorkflow(workflow.id);
+	await n8n.start({ timeoutMs: startTimeoutMs });
+	await webhookServed(n8n, url);
+	return { stack, url };
 }
