@@ -45,6 +45,11 @@ export interface ProbeCalls {
 	remove(values: string[]): Promise<unknown>;
 }
 
+/** Whether the row was probed in this process, and its answer (undefined: not yet). */
+export function probedRoom(rowKey: string): boolean | undefined {
+	return probed.get(rowKey);
+}
+
 /** Probes the row once per process (see the top); throws cappedStoreError where it cannot hold. */
 export async function ensureRoom(
 	context: IExecuteFunctions,

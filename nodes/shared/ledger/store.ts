@@ -14,7 +14,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { ensureRoom, FITS_ANY_DATABASE } from './capacity';
+import { ensureRoom, FITS_ANY_DATABASE, probedRoom } from './capacity';
 import { claim, type ClaimResult } from './claim';
 import { verification } from './verify';
 
@@ -180,7 +180,8 @@ export function openStore(context: IExecuteFunctions, maxEntries: number): Store
 	/** Before the row's first record: a caller that keeps more than any database holds probes it (capacity.ts). */
 	const roomy = (values: string[]) => ({ ...options, maxEntries: maxEntries + values.length });
 	const room = async () => {
-		if (maxEntries <= FITS_ANY_DATABASE) return;
+		if (maxEntries <= FITS_ANY_DATABASE || probedRoom(rowKey) === true) return;
+		// Not yet probed (or refused, which ensureRoom throws again): in the row's queue.
 		await serial(
 			async () =>
 				await ensureRoom(context, rowKey, {
