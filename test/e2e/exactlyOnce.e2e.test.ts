@@ -42,7 +42,7 @@ const INITIATE = PAYOUTS.find((op) => op.operation === 'initiate')!;
 /** test.each rows: the label (for the title) and the operation. */
 const each = (ops: MoneyOperation[]) => ops.map((op) => [op.label, op] as [string, MoneyOperation]);
 
-type Scenario = 'Retry' | 'OnFail' | 'Before' | 'Cof' | 'Event' | 'Editor';
+type Scenario = 'Retry' | 'OnFail' | 'Before' | 'Cof' | 'Event' | 'Editor' | 'Pinned';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -224,6 +224,8 @@ describeE2E('exactly-once money movement in n8n (`n8n start`, REST retries, manu
 	}
 	// Payout → Initiate in the editor, once (with the service as the last mode left it).
 	workflows.push(editorWorkflow(workflowId('Editor', INITIATE), INITIATE));
+	// The same with both triggers' output pinned too (n8n 1.x names no trigger: issue #32).
+	workflows.push(editorWorkflow(workflowId('Pinned', INITIATE), INITIATE));
 
 	beforeAll(async () => {
 		stack = await startStack(
@@ -363,6 +365,33 @@ describeE2E('exactly-once money movement in n8n (`n8n start`, REST retries, manu
 	describe('in the editor: pinned rows, Execute workflow twice, Execute step, and two schedule runs', () => {
 		test('the same pinned rows: run twice and Execute step pay once; two schedule runs pay twice more', async () => {
 			await inTheEditor(INITIATE);
+		});
+
+		// The key comes from the trigger that started the run, not from another trigger's pinned
+		// output (readable in an expression without that trigger running), on n8n 1.x and 2.x alike.
+		test('both triggers pinned: a run from each trigger is its own run; from the same trigger again, paid once', async () => {
+			const op = INITIATE;
+			const id = workflowId('Pinned', op);
+			const rows = await threeRows(op);
+			const pinData = {
+				Rows: [{ json: { rows } }],
+				[MANUAL_TRIGGER]: [{ json: {} }],
+				'Every Month': [{ json: { timestamp: '2026-11-01T00:00:00.000+00:00', Month: 'November' } }],
+			};
+			const saved = await stack!.n8n.rest('PATCH', `/workflows/${id}`, { pinData });
+			if (saved.status !== 200) throw new Error(`PATCH /rest/workflows/${id} → ${saved.status}: ${JSON.stringify(saved.body)}`);
+
+			const fromManual = await run(id, { triggerToStartFrom: { name: MANUAL_TRIGGER } });
+			expect(fromManual.status).toBe('success');
+			expect(counts(op, rows)).toEqual([1, 1, 1]);
+			const fromSchedule = await run(id, { triggerToStartFrom: { name: 'Every Month' } });
+			expect(fromSchedule.status).toBe('success');
+			expect(payOutput(fromSchedule).some((json) => json.alreadySubmitted)).toBe(false);
+			expect(counts(op, rows)).toEqual([2, 2, 2]);
+			const again = await run(id, { triggerToStartFrom: { name: 'Every Month' } });
+			expect(again.status).toBe('success');
+			expect(payOutput(again).map((json) => json.alreadySubmitted)).toEqual([true, true, true]);
+			expectPerRow(`both triggers pinned, a run from each, then from the schedule again: ${named(op)}`, op, rows, 2);
 		});
 	});
 

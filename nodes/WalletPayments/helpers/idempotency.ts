@@ -21,10 +21,22 @@ export function canonicalJson(value: unknown): string {
 	return JSON.stringify(value) ?? 'null';
 }
 
+/** Whether the node ran in this execution (or an earlier one a partial run builds on); not its pinned data. */
+function ran(context: IExecuteFunctions, name: string): boolean {
+	try {
+		return (
+			(context.getWorkflowDataProxy(0).$(name) as { isExecuted?: unknown }).isExecuted === true
+		);
+	} catch {
+		return false;
+	}
+}
+
 /**
  * The nodes this run started from: the roots above this node (nodes with no input), narrowed to
- * the execution's trigger when it is one of them. A partial run in the editor names no trigger,
- * or names another node; the roots still say where the data came from.
+ * the execution's trigger when it is one of them. n8n 1.x names no trigger, nor does a partial
+ * run in the editor (or it names another node): then the roots that ran, as another trigger's
+ * pinned data is readable without it running; all roots when none did.
  */
 function startNodeNames(context: IExecuteFunctions): string[] {
 	const roots = context
@@ -32,12 +44,14 @@ function startNodeNames(context: IExecuteFunctions): string[] {
 		.filter((parent) => context.getParentNodes(parent.name).length === 0)
 		.map((parent) => parent.name)
 		.sort();
-	// n8n 2.x's execution context names the trigger; 1.x's has no triggerNode (all roots are kept).
+	// n8n 2.x's execution context names the trigger; 1.x's has no triggerNode.
 	const executionContext = context.getExecutionContext?.() as
 		| { triggerNode?: { name?: string } }
 		| undefined;
 	const trigger = executionContext?.triggerNode?.name;
-	return trigger !== undefined && roots.includes(trigger) ? [trigger] : roots;
+	if (trigger !== undefined && roots.includes(trigger)) return [trigger];
+	const started = roots.filter((name) => ran(context, name));
+	return started.length > 0 ? started : roots;
 }
 
 /**
