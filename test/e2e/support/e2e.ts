@@ -194,16 +194,23 @@ export async function deliverSigned(url: string, body: string, secret: string, h
  * (payPerEventWorkflow), started, its production webhook served.
  */
 export async function startPayPerEvent(
-	workflow: { id: string; name: string; webhookId: string; secret: string; header: string },
+	workflow: { id: string; name: string; webhookId: string; secret: string; header: string; dedupeWindow?: number },
 	n8nOptions: N8nOptions = {},
 	startTimeoutMs?: number,
+	credential: Partial<WalletCredentialData> = {},
 ): Promise<{ stack: Stack; url: string }> {
-	const stack = await startStack({ webhook: { secret: workflow.secret, header: workflow.header, algorithm: 'sha512', retryDelaysMs: [] } }, n8nOptions);
+	const stack = await startStack({ webhook: { secret: workflow.secret, header: workflow.header, algorithm: 'sha512', retryDelaysMs: [] } }, n8nOptions, credential);
 	const { n8n } = stack;
 	const url = `${n8n.baseUrl}/webhook/${workflow.webhookId}/webhook`;
-	await n8n.importWorkflows([payPerEventWorkflow(workflow.id, workflow.name, workflow.webhookId, workflow.header)]);
-	await n8n.publishWorkflow(workflow.id);
-	await n8n.start({ timeoutMs: startTimeoutMs });
-	await webhookServed(n8n, url);
+	try {
+		await n8n.importWorkflows([payPerEventWorkflow(workflow.id, workflow.name, workflow.webhookId, workflow.header, workflow.dedupeWindow)]);
+		await n8n.publishWorkflow(workflow.id);
+		await n8n.start({ timeoutMs: startTimeoutMs });
+		await webhookServed(n8n, url);
+	} catch (error) {
+		// The caller never gets the stack to stop: stop it here (its sandbox would keep jest alive).
+		await stopStack(stack);
+		throw error;
+	}
 	return { stack, url };
 }

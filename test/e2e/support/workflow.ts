@@ -149,12 +149,20 @@ export function mobileMoneyForm(value: { network: string; accountName: string; a
  * Initiate paying the event's `data.beneficiaryId` `data.amount`: one payout per event that gets
  * past the trigger (the trigger de-duplication tests, in one process and in queue mode).
  */
-export function payPerEventWorkflow(id: string, name: string, webhookId: string, signatureHeader: string): WorkflowJson {
+export function payPerEventWorkflow(
+	id: string,
+	name: string,
+	webhookId: string,
+	signatureHeader: string,
+	/** The trigger's De-Duplication Window (its default when left out; 0: every copy runs, Pay alone guards). */
+	dedupeWindow?: number,
+): WorkflowJson {
+	const options = dedupeWindow === undefined ? {} : { dedupeWindow };
 	const trigger = node(
 		'Wallet Payments Trigger',
 		WALLET_TRIGGER_TYPE,
 		1,
-		{ events: ['*'], verifySignature: true, signatureHeader, signatureAlgorithm: 'sha512', options: {} },
+		{ events: ['*'], verifySignature: true, signatureHeader, signatureAlgorithm: 'sha512', options },
 		{ webhookId, credentials: { walletPaymentsApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } } },
 	);
 	const pay = walletNode('Pay', 'payout', 'initiate', {
