@@ -2,6 +2,7 @@ import type { IDataObject, INodeParameterResourceLocator, INodeProperties, NodeA
 
 import { WalletPayments } from '../nodes/WalletPayments/WalletPayments.node';
 import { listSearch } from './helpers/loadOptions';
+import { requiredFieldError } from './helpers/n8nLine';
 import { useSandbox } from './helpers/sandbox';
 import { idLocator } from './operations/wallet-support';
 
@@ -243,7 +244,7 @@ describe('picker values in both modes reach the right request', () => {
 	test('a picker left empty is stopped by n8n before the node runs', async () => {
 		await expect(
 			fixture.run({ resource: 'customer', operation: 'update', customerId: idLocator('', 'list'), email: 'a@example.com' }),
-		).rejects.toThrow(/Parameter "Customer" is required/);
+		).rejects.toThrow(requiredFieldError('Customer'));
 		expect(fixture.apiRequests()).toHaveLength(0);
 	});
 });

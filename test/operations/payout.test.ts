@@ -1,5 +1,6 @@
 import type { IDataObject, INodeParameters, NodeApiError } from 'n8n-workflow';
 
+import { requiredFieldError } from '../helpers/n8nLine';
 import { useSandbox } from '../helpers/sandbox';
 import { createBeneficiary, destinationForm, idLocator, ISO_TIMESTAMP, KENYA_MOBILE_MONEY, movableClock, payoutInitiate, UUID } from './wallet-support';
 
@@ -553,7 +554,7 @@ describe('Payout → Initiate (Legacy) and Finalize (Legacy)', () => {
 
 test('a required field left literally empty is stopped by n8n itself before the node runs', async () => {
 	await expect(fixture.run(initiateLegacy({ beneficiaryId: idLocator('b6d8a0c2'), callbackUrl: '' }))).rejects.toThrow(
-		/Parameter "Callback URL" is required/,
+		requiredFieldError('Callback URL'),
 	);
 	expect(fixture.apiRequests()).toHaveLength(0);
 });
