@@ -1,7 +1,8 @@
 /**
  * The test part of `npm test` (after build, lint and typecheck): the unit and integration suites
- * (jest.config.js), then the files only the compat suite has, in n8n 1.123 (jest.compat-e2e.config.js),
- * beside the end-to-end suite inside a real n8n 2.x (jest.e2e.config.js); then the queue-mode suite
+ * (jest.config.js), the type-check against n8n 1.123's packages, then the files only the compat
+ * suite has, in n8n 1.123 (jest.compat-e2e.config.js), beside the end-to-end suite inside a real
+ * n8n 2.x (jest.e2e.config.js); then the queue-mode suite
  * (jest.queue.config.js: n8n with workers on PostgreSQL and Redis) alone, as its kills and
  * outages are timed against a machine that does nothing else. All run even when one
  * fails; the end-to-end and queue output streams through, the unit output is printed once that
@@ -30,6 +31,8 @@ const GROUPS = [
 		[
 			// The per-run summary line is left out (default reporter only): the total below replaces it.
 			{ name: 'unit + integration', args: ['--reporters=default'], buffered: true },
+			// The type-check against n8n 1.123's n8n-workflow and n8n-core (`npm run typecheck:compat`).
+			{ name: 'type-check (n8n 1.x packages)', script: 'scripts/compat/typecheck.js', buffered: true },
 			// n8n 1.123 (issue #32): the files only the compat suite has (the trigger's answer, MariaDB,
 			// PostgreSQL); its other files are e2e files, run on 2.x beside it (`npm run test:compat`).
 			{
@@ -46,13 +49,15 @@ const GROUPS = [
 	[[{ name: 'queue mode (n8n, PostgreSQL, Redis)', args: ['--config', 'jest.queue.config.js'], env: { WALLET_QUEUE_E2E: '0' } }]],
 ];
 
-function runJest(run, extra) {
+function runStep(run, extra) {
 	const outputFile = path.join(os.tmpdir(), `wallet-jest-${process.pid}-${run.name.replace(/\W+/g, '-')}-${Date.now()}.json`);
-	const header = `\n=== ${run.name}: jest ${[...run.args, ...extra].join(' ')}\n\n`;
+	// A plain Node script (run.script) takes no jest arguments and gives no test counts.
+	const argv = run.script ? [run.script] : [JEST, ...run.args, '--json', `--outputFile=${outputFile}`, ...extra];
+	const header = `\n=== ${run.name}: ${run.script ? `node ${run.script}` : `jest ${[...run.args, ...extra].join(' ')}`}\n\n`;
 	const started = Date.now();
 	if (!run.buffered) process.stdout.write(header);
 	return new Promise((resolve) => {
-		const child = spawn(process.execPath, [JEST, ...run.args, '--json', `--outputFile=${outputFile}`, ...extra], {
+		const child = spawn(process.execPath, argv, {
 			cwd: ROOT,
 			env: { ...process.env, ...run.env },
 			stdio: run.buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit',
@@ -90,12 +95,17 @@ async function main() {
 	const finished = [];
 	const runLane = async (lane) => {
 		const results = [];
-		for (const run of lane) results.push(await runJest(run, extra));
+		for (const run of lane) results.push(await runStep(run, extra));
 		return results;
 	};
 	for (const group of GROUPS) finished.push(...(await Promise.all(group.map(runLane))).flat());
 	for (const { run, code, signal, results } of finished) {
-		if (results) {
+		if (run.script) {
+			if (code !== 0) {
+				failed += 1;
+				problems.push(`${run.name}: exited ${signal ?? code} (see above)`);
+			}
+		} else if (results) {
 			passed += results.numPassedTests;
 			const runFailed = results.numFailedTests + results.numRuntimeErrorTestSuites;
 			failed += runFailed;
