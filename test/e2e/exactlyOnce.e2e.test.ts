@@ -20,6 +20,7 @@ import { randomUUID } from 'crypto';
 import { signBody, type ReferenceMode } from '../sandbox';
 import {
 	describeE2E,
+	ended,
 	executionsOf,
 	sandboxApi,
 	startStack,
@@ -163,7 +164,7 @@ describeE2E('exactly-once money movement in n8n (`n8n start`, REST retries, manu
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
 			const found = await stack!.n8n.publicApi<ApiExecution>('GET', `/executions/${executionId}?includeData=true`);
-			if (found.status === 200 && found.body.status !== 'running' && found.body.status !== 'new') return found.body;
+			if (found.status === 200 && ended(found.body)) return found.body;
 			if (Date.now() > deadline) throw new Error(`Execution ${executionId} did not finish: ${JSON.stringify(found.body).slice(0, 500)}`);
 			await sleep(200);
 		}

@@ -116,6 +116,15 @@ export async function newPayeeEvent(sandbox: Sandbox, n: number): Promise<PayeeE
 	return { body, eventId, beneficiaryId: beneficiary.id };
 }
 
+/**
+ * Whether an execution (read with its data) has ended and can be read whole: n8n 1.x marks a
+ * successful run ended a moment before its data can be read.
+ */
+export function ended(execution: ApiExecution): boolean {
+	if (execution.status === 'running' || execution.status === 'new') return false;
+	return execution.status !== 'success' || execution.data !== undefined;
+}
+
 /** Every execution of a workflow (all pages of the public API), oldest first, with its data. */
 export async function executionsOf(n8n: N8n, workflowId: string): Promise<ApiExecution[]> {
 	const all: ApiExecution[] = [];
@@ -138,7 +147,7 @@ export async function waitForExecutions(n8n: N8n, workflowId: string, count: num
 	let last: ApiExecution[] = [];
 	while (Date.now() < deadline) {
 		last = await executionsOf(n8n, workflowId);
-		if (last.length >= count && last.every((e) => e.status !== 'running' && e.status !== 'new')) return last;
+		if (last.length >= count && last.every(ended)) return last;
 		await new Promise((resolve) => setTimeout(resolve, 250));
 	}
 	throw new Error(`Expected ${count} finished executions of ${workflowId}, have ${JSON.stringify(last.map((e) => [e.id, e.status]))}`);
@@ -154,7 +163,7 @@ export async function settledExecutions(n8n: N8n, workflowId: string, atLeast: n
 	let stableSince = Date.now();
 	while (Date.now() < deadline) {
 		const now = await executionsOf(n8n, workflowId);
-		const finished = now.every((e) => e.status !== 'running' && e.status !== 'new');
+		const finished = now.every(ended);
 		if (!finished || now.length !== last.length) stableSince = Date.now();
 		else if (now.length >= atLeast && Date.now() - stableSince > 1500) return now;
 		last = now;
