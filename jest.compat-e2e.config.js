@@ -14,6 +14,8 @@ process.env.N8N_E2E_N8N_VERSION = process.env.N8N_E2E_N8N_VERSION || '1.123.81';
 /** @type {import('jest').Config} */
 module.exports = {
 	...e2e,
+	// One line per case (✓ or ✕ and its name), besides the lines the files print themselves.
+	verbose: true,
 	testMatch: [
 		// Every operation against the sandbox, and the credential test.
 		'<rootDir>/test/e2e/operations.e2e.test.ts',
@@ -28,5 +30,10 @@ module.exports = {
 		'<rootDir>/test/e2e/postgres.compat.test.ts',
 		// Exactly once on Retry, Retry On Fail, repeated events and editor runs.
 		'<rootDir>/test/e2e/exactlyOnce.e2e.test.ts',
+		// The examples that run on 1.x (payout-events-with-wait.json's two published cases and the
+		// agent example, agent.e2e.test.ts, need n8n 2.x's Data Table and chat review nodes).
+		'<rootDir>/test/e2e/examples.e2e.test.ts',
+		// Payment controls and payroll-with-approval.json.
+		'<rootDir>/test/e2e/controls.e2e.test.ts',
 	],
 };

@@ -11,7 +11,7 @@
  *
  *   controls[<case>]: <n> sent, <m> refused
  */
-import { describeE2E, startStack, stopStack, type ApiExecution, type Stack } from './support/e2e';
+import { describeE2E, ended, startStack, stopStack, type ApiExecution, type Stack } from './support/e2e';
 import { loadExamples } from './support/examples';
 import { CREDENTIAL_ID, CREDENTIAL_NAME } from './support/n8n';
 import { chain, walletNode } from './support/workflow';
@@ -44,7 +44,7 @@ describeE2E('payment limits on the credential, in n8n', () => {
 		for (;;) {
 			const listed = await n8n.publicApi<{ data: ApiExecution[] }>('GET', `/executions?workflowId=${workflow.id}&limit=50&includeData=true`);
 			const all = listed.body.data ?? [];
-			if (all.length >= runsOf[workflow.id] && !['new', 'running', 'waiting'].includes(all[0].status)) return all[0];
+			if (all.length >= runsOf[workflow.id] && all[0].status !== 'waiting' && ended(all[0])) return all[0];
 			if (Date.now() > deadline) throw new Error(`Run ${runsOf[workflow.id]} of ${workflow.id} has not finished: ${JSON.stringify(all.map((e) => [e.id, e.status]))}`);
 			await sleep(300);
 		}
@@ -184,7 +184,7 @@ describeE2E('payment limits on the credential, in n8n', () => {
 			const deadline = Date.now() + 90000;
 			for (;;) {
 				const found = await stack!.n8n.publicApi<ApiExecution>('GET', `/executions/${id}?includeData=true`);
-				if (found.status === 200 && statuses.includes(found.body.status)) return found.body;
+				if (found.status === 200 && statuses.includes(found.body.status) && found.body.data !== undefined) return found.body;
 				if (found.status === 200 && ['error', 'crashed', 'canceled'].includes(found.body.status)) throw new Error(`Execution ${id} ended ${found.body.status}: ${JSON.stringify((found.body.data?.resultData as { error?: unknown } | undefined)?.error ?? null)}`);
 				if (Date.now() > deadline) throw new Error(`Execution ${id} is not ${statuses.join('/')}: ${found.body.status}`);
 				await sleep(300);

@@ -31,6 +31,7 @@ import {
 	type Stack,
 } from './support/e2e';
 import { loadExamples, type Example } from './support/examples';
+import { N8N_MAJOR } from './support/install';
 import {
 	CREDENTIAL_ID,
 	CREDENTIAL_NAME,
@@ -570,7 +571,11 @@ describeE2E('example workflows in n8n', () => {
 			});
 		}
 
-		it('pays, waits on the Wait node, and the trigger resumes the run once every payout is final (payout-events-with-wait.json)', async () => {
+		// The example makes its data table with the Data Table node's Table resource, which n8n 1.x's
+		// node does not have ("Could not get parameter"): on 1.x it does not run as it is.
+		const onTwoX = N8N_MAJOR >= 2 ? it : it.skip;
+
+		onTwoX('pays, waits on the Wait node, and the trigger resumes the run once every payout is final (payout-events-with-wait.json)', async () => {
 			const { sandbox } = stack!;
 			const url = urls.get(EVENTS)!;
 			sandbox.configure({ webhook: { url } });
@@ -628,7 +633,7 @@ describeE2E('example workflows in n8n', () => {
 			expect(resumes.some((r) => apiOutput(r, 'Resume the Waiting Run').every((item) => item.error === undefined))).toBe(true);
 		});
 
-		it('still ends with every payout final when the service settles them before the run reaches its Wait node', async () => {
+		onTwoX('still ends with every payout final when the service settles them before the run reaches its Wait node', async () => {
 			const { sandbox } = stack!;
 			sandbox.configure({
 				webhook: { url: urls.get(EVENTS)! },

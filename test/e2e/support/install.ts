@@ -27,3 +27,5 @@ const install = require(path.join(REPO_ROOT, 'scripts', 'n8n-install.js')) as In
 export const ensureInstalled = install.ensureInstalled;
 export const installPaths = install.paths;
 export const N8N_VERSION = install.N8N_VERSION;
+/** The major version of the n8n this run installs (the files can switch on it before n8n starts). */
+export const N8N_MAJOR = Number(N8N_VERSION.split('.')[0]);
