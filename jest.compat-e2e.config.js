@@ -19,6 +19,7 @@ module.exports = {
 	testMatch: [
 		// Every operation against the sandbox, and the credential test.
 		'<rootDir>/test/e2e/operations.e2e.test.ts',
+		'<rootDir>/test/e2e/editor.e2e.test.ts',
 		// The trigger: signature, events, de-duplication (sequential, concurrent, after a restart).
 		'<rootDir>/test/e2e/trigger.e2e.test.ts',
 		'<rootDir>/test/e2e/triggerDedupe.e2e.test.ts',
