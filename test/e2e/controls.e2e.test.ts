@@ -184,7 +184,7 @@ describeE2E('payment limits on the credential, in n8n', () => {
 			const deadline = Date.now() + 90000;
 			for (;;) {
 				const found = await stack!.n8n.publicApi<ApiExecution>('GET', `/executions/${id}?includeData=true`);
-				if (found.status === 200 && statuses.includes(found.body.status) && found.body.data !== undefined) return found.body;
+				if (found.status === 200 && statuses.includes(found.body.status) && ended(found.body)) return found.body;
 				if (found.status === 200 && ['error', 'crashed', 'canceled'].includes(found.body.status)) throw new Error(`Execution ${id} ended ${found.body.status}: ${JSON.stringify((found.body.data?.resultData as { error?: unknown } | undefined)?.error ?? null)}`);
 				if (Date.now() > deadline) throw new Error(`Execution ${id} is not ${statuses.join('/')}: ${found.body.status}`);
 				await sleep(300);

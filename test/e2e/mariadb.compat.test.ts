@@ -15,7 +15,7 @@ import {
 	executionsOf,
 	newPayeeEvent,
 	settledExecutions,
-	deliverSigned,
+	deliverCopies,
 	startPayPerEvent,
 	stopStack,
 	webhookServed,
@@ -41,8 +41,6 @@ describeMaria(
 		let url = '';
 		const lines: string[] = [];
 		const events: PayeeEvent[] = [];
-
-		const deliver = async (sent: PayeeEvent) => await deliverSigned(url, sent.body, SECRET, HEADER);
 
 		const payouts = () =>
 			stack!.sandbox.state.transactions.filter((tx) => tx.kind === 'payout').length;
@@ -84,9 +82,7 @@ describeMaria(
 
 		test(`${EVENTS} events × ${COPIES} copies at once: one run per event; each run's payout refused before it is sent`, async () => {
 			const { n8n } = stack!;
-			const statuses = await Promise.all(
-				events.flatMap((event) => Array.from({ length: COPIES }, () => deliver(event))),
-			);
+			const statuses = await deliverCopies(url, events, COPIES, SECRET, HEADER);
 			const runs = await settledExecutions(n8n, WORKFLOW_ID, EVENTS, 90000);
 			const passed = runs.flatMap(eventsPastTrigger);
 			// The run's error, or the Pay node's (either holds n8n's message).
@@ -117,9 +113,7 @@ describeMaria(
 			await n8n.start({ timeoutMs: 240000 });
 			await webhookServed(n8n, url, 30000);
 			const before = (await executionsOf(n8n, WORKFLOW_ID)).length;
-			const statuses = await Promise.all(
-				events.flatMap((event) => Array.from({ length: COPIES }, () => deliver(event))),
-			);
+			const statuses = await deliverCopies(url, events, COPIES, SECRET, HEADER);
 			const fresh = (await settledExecutions(n8n, WORKFLOW_ID, before + EVENTS, 90000)).slice(
 				before,
 			);

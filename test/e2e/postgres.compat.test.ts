@@ -14,7 +14,7 @@ import { randomUUID } from 'crypto';
 import { ensureServices, psql, startPostgres, type Service } from '../queue/support/services';
 import {
 	describeE2E,
-	deliverSigned,
+	deliverCopies,
 	executionsOf,
 	newPayeeEvent,
 	settledExecutions,
@@ -47,15 +47,7 @@ describeE2E.each(CREDENTIALS)(
 		const lines: string[] = [];
 		const events: PayeeEvent[] = [];
 
-		const deliverAll = async () =>
-			await Promise.all(
-				events.flatMap((event) =>
-					Array.from(
-						{ length: COPIES },
-						async () => await deliverSigned(url, event.body, SECRET, HEADER),
-					),
-				),
-			);
+		const deliverAll = async () => await deliverCopies(url, events, COPIES, SECRET, HEADER);
 		const paidTo = (beneficiaryId: string) =>
 			stack!.sandbox.state.transactions.filter(
 				(tx) => tx.kind === 'payout' && tx.beneficiaryId === beneficiaryId,

@@ -198,6 +198,13 @@ export async function deliverSigned(url: string, body: string, secret: string, h
 	return response.status;
 }
 
+/** Every event delivered `copies` times, all at once, signed: the answers' statuses. */
+export async function deliverCopies(url: string, events: PayeeEvent[], copies: number, secret: string, header: string): Promise<number[]> {
+	return await Promise.all(
+		events.flatMap((event) => Array.from({ length: copies }, async () => await deliverSigned(url, event.body, secret, header))),
+	);
+}
+
 /**
  * A sandbox and an n8n with a published workflow that pays one payee per trigger event
  * (payPerEventWorkflow), started, its production webhook served.
