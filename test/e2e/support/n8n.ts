@@ -627,8 +627,10 @@ export class N8n {
 			}
 			try {
 				const response = await fetch(`${this.baseUrl}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
-				// n8n 1.x is "ready" once its database is migrated, before its REST routes exist.
-				if (response.status === 200 && (this.major >= 2 || (await this.restRoutesUp()))) return;
+				if (response.status === 200) {
+					await this.ownerFirst(deadline);
+					return;
+				}
 			} catch {
 				// not listening yet
 			}
@@ -638,10 +640,26 @@ export class N8n {
 		throw new Error(`n8n start was not ready within ${timeoutMs} ms:\n${this.serverLog}`);
 	}
 
-	private async restRoutesUp(): Promise<boolean> {
-		const response = await fetch(`${this.baseUrl}/rest/settings`, { signal: AbortSignal.timeout(2000) });
-		await response.text();
-		return response.status !== 404;
+	/**
+	 * n8n 1.x, once its main is ready: the owner set up before any run. 1.x is "ready" once its
+	 * database is migrated, before its REST routes exist, and a first production run saves the
+	 * owner row it read (workflow-statistics.service: userActivated): read before the set-up, it
+	 * writes the empty password back, and no log-in works again.
+	 */
+	protected async ownerFirst(deadline: number): Promise<void> {
+		if (this.major >= 2) return;
+		for (;;) {
+			try {
+				const response = await fetch(`${this.baseUrl}/rest/settings`, { signal: AbortSignal.timeout(2000) });
+				await response.text();
+				if (response.status !== 404) break;
+			} catch {
+				// routes not up yet
+			}
+			if (!this.running || Date.now() > deadline) throw new Error(`n8n's REST routes did not come up:\n${this.log}`);
+			await sleep(300);
+		}
+		await this.setUpOwner();
 	}
 
 	/** Stops `n8n start` and everything it started (its process group). */
@@ -664,7 +682,7 @@ export class N8n {
 
 	/**
 	 * n8n 1.x has no owner from the environment: the owner is set up the way the first screen of a
-	 * new instance does it (`POST /rest/owner/setup`, open until an owner exists).
+	 * new instance does it (`POST /rest/owner/setup`, open until an owner exists): ownerFirst.
 	 */
 	private async setUpOwner(): Promise<void> {
 		const response = await fetchJson(`${this.baseUrl}/rest/owner/setup`, 'POST', { 'browser-id': 'wallet-e2e' }, {
@@ -680,7 +698,6 @@ export class N8n {
 
 	/** POST /rest/login as the owner; keeps the session cookie. */
 	async login(): Promise<void> {
-		if (this.major < 2) await this.setUpOwner();
 		const response = await fetch(`${this.baseUrl}/rest/login`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json', 'browser-id': 'wallet-e2e' },
