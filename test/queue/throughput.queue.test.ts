@@ -13,6 +13,7 @@
  * guard stands between a re-run and a second payment.
  */
 import { DEFAULT_CLAIM_WAIT_MS } from '../../nodes/shared/ledger';
+import { stopStack } from '../e2e/support/e2e';
 import { chain } from '../e2e/support/workflow';
 import {
 	describeQueue,
@@ -62,8 +63,7 @@ describeQueue('queue mode under load: concurrent production webhooks on two work
 	afterAll(async () => {
 		if (lines.length > 0) process.stdout.write(`\n${lines.join('\n')}\n`);
 		recordResults('throughput', results);
-		await stack?.n8n.dispose();
-		await stack?.sandbox.close();
+		await stopStack(stack);
 	});
 
 	test(`${RUNS} production-webhook runs at once, ${PAYEES_PER_RUN} payees each: every payee paid once, every run succeeds, both workers used`, async () => {

@@ -22,7 +22,7 @@
 import { randomUUID } from 'crypto';
 
 import { signBody } from '../sandbox';
-import { newPayeeEvent, type ApiExecution, type PayeeEvent } from '../e2e/support/e2e';
+import { newPayeeEvent, stopStack, type ApiExecution, type PayeeEvent } from '../e2e/support/e2e';
 import { payPerEventWorkflow } from '../e2e/support/workflow';
 import {
 	describeQueue,
@@ -157,8 +157,7 @@ describeQueue('Wallet Payments Trigger de-duplication in queue mode (2 webhook p
 	afterAll(async () => {
 		if (lines.length > 0) process.stdout.write(`\n${lines.join('\n')}\n`);
 		recordResults('triggerDedupe', results);
-		await stack?.n8n.dispose();
-		await stack?.sandbox.close();
+		await stopStack(stack);
 	});
 
 	test(`${EVENTS} events × ${COPIES} copies at the same moment, spread over both webhook processors: one run past the trigger per event, each payee paid once`, async () => {

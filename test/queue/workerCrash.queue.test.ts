@@ -20,7 +20,7 @@
  */
 import { DEFAULT_ITEMS_PER_BATCH } from '../../nodes/WalletPayments/helpers/fields';
 import { DEFAULT_CLAIM_WAIT_MS, takeoverWaitMs } from '../../nodes/shared/ledger';
-import type { ApiExecution } from '../e2e/support/e2e';
+import { stopStack, type ApiExecution } from '../e2e/support/e2e';
 import type { WorkflowJson } from '../e2e/support/n8n';
 import { chain } from '../e2e/support/workflow';
 import { describeQueue, failures, paidTimes, payeeMaker, payeePayout, payeeRows, payoutsPerBeneficiary, postJson, recordResults, settledExecutions, sleep, startQueueStack, webhookNode, type Payee, type QueueStack } from './support/queue';
@@ -83,8 +83,7 @@ describeQueue('a worker killed in the middle of a payout run, then the documente
 	afterAll(async () => {
 		if (lines.length > 0) process.stdout.write(`\n${lines.join('\n')}\n`);
 		recordResults('workerKilled', results);
-		await stack?.n8n.dispose();
-		await stack?.sandbox.close();
+		await stopStack(stack);
 	});
 
 	test.each(SCENARIOS)('save execution progress $saveProgress, killed at the $kill: the run crashes', async (scenario) => {

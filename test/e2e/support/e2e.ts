@@ -60,8 +60,12 @@ export async function startStack(
 
 export async function stopStack(stack: Partial<Stack> | undefined): Promise<void> {
 	if (!stack) return;
-	await stack.n8n?.dispose();
-	await stack.sandbox?.close();
+	try {
+		await stack.n8n?.dispose();
+	} finally {
+		// Also when dispose throws (a queue cluster's check): an open sandbox keeps jest alive.
+		await stack.sandbox?.close();
+	}
 }
 
 /** The API requests the sandbox received (path and method), for compact assertions. */
