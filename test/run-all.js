@@ -40,6 +40,14 @@ const GROUPS = [
 				args: ['--config', 'jest.compat-e2e.config.js', '--reporters=default', '--testPathPatterns', 'compat\\.test\\.ts$'],
 				buffered: true,
 			},
+			// n8n 1.123 in queue mode (issue #29, point 4): its own re-run of a job whose worker died
+			// (`npm run test:queue:1x`; 2.x never re-runs one). About 3 minutes, mostly n8n's lock wait.
+			{
+				name: 'queue mode, n8n 1.123 (stalled job re-run)',
+				args: ['--config', 'jest.queue.config.js', '--reporters=default', '--testPathPatterns', 'stalled'],
+				env: { N8N_E2E_N8N_VERSION: '1.123.81', WALLET_QUEUE_E2E: '0' },
+				buffered: true,
+			},
 		],
 		[{ name: 'end-to-end (n8n)', args: ['--config', 'jest.e2e.config.js'] }],
 	],

@@ -1,5 +1,5 @@
 /**
- * n8n 2.x in queue mode, as a self-hosting team runs it, in place of the e2e suite's single
+ * n8n in queue mode (2.x; 1.x for what only 1.x does: stalled.queue.test.ts), as a self-hosting team runs it, in place of the e2e suite's single
  * `n8n start`: one main (`n8n start`, EXECUTIONS_MODE=queue), two workers (`n8n worker`) and two
  * webhook processors (`n8n webhook`), on one PostgreSQL database and one Redis (started by
  * globalSetup), sharing one user folder (the package installed once, the way n8n installs a
@@ -330,6 +330,7 @@ export class QueueN8n extends N8n {
 	override async start(): Promise<void> {
 		await this.startProxy();
 		await this.startProcess(this.main);
+		await this.ownerFirst(Date.now() + 120000);
 		await Promise.all(this.processes.filter((p) => p.role !== 'main').map(async (p) => await this.startProcess(p)));
 	}
 

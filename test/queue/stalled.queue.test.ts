@@ -1,0 +1,175 @@
+/**
+ * n8n's own re-run of a stalled job (issue #29, point 4), at n8n's defaults and with the
+ * credential as a user creates it. In n8n 1.x queue mode a job whose worker died is run again by
+ * a worker once its lock (QUEUE_WORKER_LOCK_DURATION, 60 s) has run out and a stalled-job check
+ * (QUEUE_WORKER_STALLED_INTERVAL, 30 s) has found it (QUEUE_WORKER_MAX_STALLED_COUNT, 1): the same
+ * execution, from its start when "Save execution progress" is off (n8n's default). n8n 2.x never
+ * does (its scaling.service sets maxStalledCount to 0): there the run ends `crashed` and the user
+ * retries it (workerCrash.queue.test.ts), so this file runs on 1.x only
+ * (`npm run test:queue:1x`; `npm test` runs it beside the end-to-end suite, test/run-all.js).
+ *
+ * The worker is killed as the 30th of 100 payouts reaches the service (100 ms per answer) and
+ * does not come back; the other worker runs the job again. The re-run is not a Retry: it cannot
+ * know whether the run it repeats is dead, so it sends none of the rows that run reserved; it
+ * reports them already submitted, `accepted` where the service's answer was recorded and `unknown` otherwise.
+ * Then the README's recovery step 2: the `unknown` rows looked up in the service (the sandbox's
+ * record), those not carried out run again with Allow Resend. Every payee paid exactly once.
+ *
+ *   queue[stalled job re-run by n8n, killed as the 30th payout arrived]: {...}
+ */
+import { stopStack } from '../e2e/support/e2e';
+import { N8N_MAJOR } from '../e2e/support/install';
+import type { WorkflowJson } from '../e2e/support/n8n';
+import { chain } from '../e2e/support/workflow';
+import type { QueueN8nOptions } from './support/cluster';
+import {
+	describeQueue,
+	failures,
+	paidTimes,
+	payeeMaker,
+	payeePayout,
+	payeeRows,
+	payoutsPerBeneficiary,
+	postJson,
+	recordResults,
+	settledExecutions,
+	sleep,
+	startQueueStack,
+	webhookNode,
+	type QueueStack,
+} from './support/queue';
+
+const PAYEES = 100;
+const KILL_AFTER = 30;
+const ID = 'WalletQueueStal0';
+const PATH = 'queue-stalled';
+/** Lock (60 s) + one stalled-job check interval (30 s) + the run itself, with room. */
+const RERUN_WITHIN_MS = 240000;
+
+function workflow(): WorkflowJson {
+	const pay = payeePayout({ allowResend: '={{ $json.resend === true }}' });
+	return chain(ID, 'Queue: payout run re-run by n8n after its worker died', [
+		webhookNode(PATH),
+		payeeRows(),
+		pay,
+	]);
+}
+
+describeQueue('n8n 1.x re-runs a job whose worker died: nothing sent twice', () => {
+	let stack: QueueStack | undefined;
+	const lines: string[] = [];
+
+	beforeAll(async () => {
+		// jest.queue.config.js leaves this file out on 2.x.
+		if (N8N_MAJOR >= 2)
+			throw new Error(
+				'n8n 2.x never re-runs a stalled job: run this file on 1.x (npm run test:queue:1x)',
+			);
+		stack = await startQueueStack(
+			{ references: 'lenient', latency: { fixedMs: 100, jitterMs: 0 } },
+			{ webhookProcessors: 1 } as QueueN8nOptions,
+		);
+		const { n8n } = stack;
+		await n8n.importWorkflows([workflow()]);
+		await n8n.start();
+		await n8n.publishNow(ID);
+		await n8n.waitForWebhook(PATH);
+	});
+
+	afterAll(async () => {
+		if (lines.length > 0) process.stdout.write(`\n${lines.join('\n')}\n`);
+		await stopStack(stack);
+	});
+
+	test(`killed as the ${KILL_AFTER}th payout arrives: n8n runs the job again, which sends no row the dead run reserved; the unknown rows, checked and resent, leave every payee paid once`, async () => {
+		const { n8n, sandbox } = stack!;
+		const payees = await payeeMaker(sandbox)(PAYEES);
+		const ids = payees.map((p) => p.beneficiaryId);
+		const paid = () => ids.filter((b) => (payoutsPerBeneficiary(sandbox).get(b) ?? 0) > 0).length;
+		const url = `${n8n.webhookBaseUrl}/webhook/${PATH}`;
+
+		expect(await postJson(url, { payees })).toBe(200);
+		const deadline = Date.now() + 60000;
+		let executionId: string | undefined;
+		while (!executionId && Date.now() < deadline) {
+			executionId = n8n.executionsInDatabase(ID)[0]?.id;
+			if (!executionId) await sleep(100);
+		}
+		expect(executionId).toBeDefined();
+		const workerName = await n8n.workerOf(executionId!, 30000);
+		const worker = n8n.workers.find((w) => w.name === workerName)!;
+		while (paid() < KILL_AFTER) {
+			if (Date.now() > deadline) throw new Error(`Only ${paid()} paid after 60 s`);
+			await sleep(20);
+		}
+		await n8n.killProcess(worker);
+		const killedAt = Date.now();
+		await sleep(1000); // a request in flight reaches the service anyway
+		const counts = payoutsPerBeneficiary(sandbox);
+		const paidByKilledRun = new Set(
+			payees.filter((p) => (counts.get(p.beneficiaryId) ?? 0) > 0).map((p) => p.invoiceId),
+		);
+		// The worker does not come back (its machine is lost). A worker restarted on the same user
+		// folder would find the run in its event log at start-up and mark it crashed (n8n 1.x's
+		// message-event-bus recovery); the stalled job then ends without a run, and the user retries
+		// it as on 2.x. Nobody but n8n runs it again here.
+		n8n.ranOn.delete(executionId!);
+
+		// n8n itself runs the same execution again on a worker.
+		const rerunBy = await n8n.workerOf(executionId!, RERUN_WITHIN_MS);
+		const [execution] = await settledExecutions(n8n, ID, 1, RERUN_WITHIN_MS);
+		const out = (execution.data?.resultData.runData.Pay?.at(-1)?.data?.main[0] ?? []).map(
+			(item) => item.json,
+		);
+		const marked = out.filter((j) => j.alreadySubmitted);
+		const unknown = marked.filter((j) => j.outcome === 'unknown');
+		const outcome: Record<string, unknown> = {
+			killedWorker: workerName,
+			paidWhenKilled: paidByKilledRun.size,
+			rerunBy,
+			rerunAfterSeconds: Math.round((Date.now() - killedAt) / 1000),
+			executionStatus: execution.status,
+			sent: out.filter((j) => !j.alreadySubmitted).length,
+			alreadySubmittedAccepted: marked.filter((j) => j.outcome === 'accepted').length,
+			alreadySubmittedUnknown: unknown.length,
+			paidAfterRerun: paidTimes(sandbox, ids),
+			error: failures([execution])[0]?.[2],
+		};
+
+		// Step 2 of the recovery: the unknown rows looked up in the service; those not carried out
+		// run again, in a new run, with Allow Resend.
+		const after = payoutsPerBeneficiary(sandbox);
+		const byKey = new Map(payees.map((p) => [p.invoiceId, p]));
+		const notCarriedOut = unknown
+			.map((j) => byKey.get(String(j.idempotencyKey))!)
+			.filter((p) => (after.get(p.beneficiaryId) ?? 0) === 0);
+		outcome.unknownNotCarriedOut = notCarriedOut.length;
+		if (notCarriedOut.length > 0) {
+			expect(
+				await postJson(url, { payees: notCarriedOut.map((p) => ({ ...p, resend: true })) }),
+			).toBe(200);
+			const resent = (await settledExecutions(n8n, ID, 2, 180000)).at(-1)!;
+			expect(failures([resent])).toEqual([]);
+		}
+		outcome.finalPaid = paidTimes(sandbox, ids);
+		recordResults('stalledRerun', outcome);
+		lines.push(
+			`queue[stalled job re-run by n8n, killed as the ${KILL_AFTER}th payout arrived]: ${JSON.stringify(outcome)}`,
+		);
+
+		expect(execution.status).toBe('success');
+		expect(out).toHaveLength(PAYEES);
+		// Nobody paid twice by the re-run, and every payee the dead run paid is marked.
+		expect(outcome.paidAfterRerun).not.toHaveProperty('2');
+		const markedKeys = new Set(marked.map((j) => String(j.idempotencyKey)));
+		expect([...paidByKilledRun].filter((key) => !markedKeys.has(key))).toEqual([]);
+		// `accepted` only for rows the dead run did pay; every other marked row is `unknown`.
+		expect(
+			marked.filter(
+				(j) => j.outcome === 'accepted' && !paidByKilledRun.has(String(j.idempotencyKey)),
+			),
+		).toEqual([]);
+		expect(marked.filter((j) => j.outcome !== 'accepted' && j.outcome !== 'unknown')).toEqual([]);
+		expect(outcome.finalPaid).toEqual({ 1: PAYEES });
+	});
+});
