@@ -52,6 +52,8 @@ export interface ContextOptions {
 	claimWaitMs?: number;
 	/** context.getMode(): 'retry' for a Retry of a failed execution. */
 	mode?: string;
+	/** context.getExecutionId(); none by default (no `n8n-exec:` value, as before it existed). */
+	executionId?: string;
 }
 
 const ROW = 'wf-1|node-1';
@@ -170,7 +172,7 @@ export class StoreDouble {
 
 	/** A node's context in one process, over this store, with the Wallet Payments credential. */
 	context(options: ContextOptions = {}): IExecuteFunctions {
-		const { process = 'A', workflowId = 'wf-1', nodeId = 'node-1', queueMode = false, claimWaitMs, mode = 'trigger' } = options;
+		const { process = 'A', workflowId = 'wf-1', nodeId = 'node-1', queueMode = false, claimWaitMs, mode = 'trigger', executionId } = options;
 		const row = `${workflowId}|${nodeId}`;
 		const call = (kind: StoreCall['kind'], values: unknown[] = []): StoreCall => ({
 			kind,
@@ -200,6 +202,7 @@ export class StoreDouble {
 			getNode: () => ({ id: nodeId, name: 'Pay' }),
 			getWorkflow: () => ({ id: workflowId }),
 			getMode: () => mode,
+			getExecutionId: () => executionId,
 			getCredentials: async (type: string) => {
 				if (type !== 'walletPaymentsApi') throw new Error(`no credential ${type}`);
 				return { processes: queueMode ? 'several' : 'one', ...(claimWaitMs === undefined ? {} : { claimWaitMs }) };

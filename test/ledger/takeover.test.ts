@@ -1,7 +1,8 @@
 /**
  * The takeover (nodes/shared/ledger/takeover.ts, queue mode): a Retry finds keys claimed and never
  * sent (`#claimed`, neither `#sending` nor `#accepted`); after takeoverWaitMs it claims `#takeover`
- * and sends them. Keys sending or accepted, or met by a run that is not a Retry, are not taken over.
+ * and sends them; so does the same execution run again. Keys sending or accepted, or met by
+ * another run that is not a Retry, are not taken over.
  */
 import { FRESH_CLAIM_WAITS, takeoverWaitMs } from '../../nodes/shared/ledger/takeover';
 import { aProcess, isToken, type Ledger, settled, StoreDouble } from './storeDouble';
@@ -78,6 +79,41 @@ test.each(['trigger', 'manual', 'webhook', 'internal'])('claimed, never sent, me
 	expect(ms).toBeLessThan(WAIT);
 	expect(tookOver()).toBe(false);
 	expect(store.row()).not.toContain('k1#sending');
+});
+
+describe('the same execution run again (n8n 1.x re-runs a stalled queue job under its ID)', () => {
+	const run = async (executionId: string, mode = 'webhook') => {
+		const start = Date.now();
+		const ledger = ledgers.openLedger(store.context({ queueMode: true, claimWaitMs: WAIT, mode, executionId }), RETRY);
+		const verdicts = await settled(ledger.reserve(['k1', 'k2'], none));
+		return { verdicts: Object.fromEntries(verdicts), ms: Date.now() - start };
+	};
+
+	test('its first claim names the execution; run again, it takes over the keys claimed and never sent, as a Retry does', async () => {
+		// The first run: k1 sent (sending), k2 claimed ahead and never sent; then its worker died.
+		store.seed([RETRY, 'n8n-exec:41', 'k1', 'k1#claimed', 'k1#sending', 'k2', 'k2#claimed']);
+		const { verdicts, ms } = await run('41');
+		expect(verdicts).toEqual({ k1: 'unknown', k2: 'new' });
+		expect(ms).toBeGreaterThanOrEqual(TAKEOVER);
+		expect(store.row()).toEqual(expect.arrayContaining(['k2#takeover', 'k2#sending']));
+		expect(store.row()).not.toContain('k1#takeover');
+	});
+
+	test('another execution (a new delivery of the same rows): unknown at once, no takeover', async () => {
+		store.seed([RETRY, 'n8n-exec:41', 'k1', 'k1#claimed', 'k1#sending', 'k2', 'k2#claimed']);
+		const { verdicts, ms } = await run('42');
+		expect(verdicts).toEqual({ k1: 'unknown', k2: 'unknown' });
+		expect(ms).toBeLessThan(WAIT);
+		expect(store.row()).not.toContain('k2#takeover');
+	});
+
+	test('a first run writes its execution into the row with its keys, once', async () => {
+		const ledger = ledgers.openLedger(store.context({ queueMode: true, claimWaitMs: WAIT, mode: 'webhook', executionId: '7' }), RETRY);
+		await settled(ledger.reserve(['k1'], none));
+		await settled(ledger.reserve(['k2'], none));
+		const named = store.calls.filter((call) => call.values.includes('n8n-exec:7'));
+		expect(named.map((call) => call.values.filter((value) => !isToken(value)))).toEqual([[RETRY, 'k1', 'k1#claimed', 'n8n-exec:7']]);
+	});
 });
 
 test.each([

@@ -8,7 +8,14 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { ClaimNotHeld, openBook } from './book';
-import { acceptedMarker, claimedMarker, claimToken, sendingMarker, type Verdict } from './states';
+import {
+	acceptedMarker,
+	claimedMarker,
+	claimToken,
+	executionMarkOf,
+	sendingMarker,
+	type Verdict,
+} from './states';
 import { FRESH_CLAIM_WAITS, keepFromTakeover, takeOver } from './takeover';
 
 export interface Ledger {
@@ -47,13 +54,13 @@ export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
 	const { store, kept, toForget, crossWait, recordWith, forget, forgetNow } = book;
 	/** Queue mode: keys reserved for this run to send, not yet marked sending, with when their claim held. */
 	const sendingDue = new Map<string, number>();
+	let executionNamed = false;
+	let repeatsExecution = false;
 
 	const reserve = async (keys: string[], resend: ReadonlySet<string>, written?: () => void) => {
 		const wait = await crossWait();
 		const queue = wait !== undefined && keys.length > 0;
 		const token = queue ? claimToken() : undefined;
-		// Only a Retry (of a run that crashed or failed) takes over keys claimed and never sent.
-		const retry = queue && context.getMode() === 'retry';
 		if (queue) await store.warmUp();
 		let callMs = 0;
 		let unsent: string[] = [];
@@ -61,8 +68,20 @@ export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
 		const verdicts = await store.atomically(async () => {
 			await forgetNow();
 			const start = Date.now();
-			const found = await recordWith(queue ? [...keys, ...keys.map(claimedMarker)] : keys, token);
+			// Queue mode: the run's first call names its execution, so that n8n running the same
+			// execution again (1.x, a stalled job) knows it repeats a run that may have died.
+			const named = queue && !executionNamed ? executionMarkOf(context) : undefined;
+			const found = await recordWith(
+				queue ? [...keys, ...keys.map(claimedMarker), ...(named ? [named] : [])] : keys,
+				token,
+			);
 			callMs = Date.now() - start;
+			if (named) {
+				executionNamed = true;
+				repeatsExecution = found.has(named);
+			}
+			// Only a Retry, or the same execution run again, takes over keys claimed and never sent.
+			const retry = queue && (context.getMode() === 'retry' || repeatsExecution);
 			const verdicts = new Map<string, Verdict>(
 				keys.map((key) => [key, found.has(key) ? 'unknown' : 'new']),
 			);

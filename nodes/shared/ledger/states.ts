@@ -12,10 +12,11 @@
  * | `<key>#takeover`       | queue mode: a Retry's claim of a key claimed, never sent | that Retry sends it                 |
  * | `n8n-run:<origin>`     | first in a run's first store call                        | no older record of it was dropped   |
  * | `n8n-claim:<uuid>`     | with a claim attempt's values                            | the attempt held while it is there  |
+ * | `n8n-exec:<id>`        | queue mode: in a run's first claim                       | this execution ran the node         |
  * | `["<event>","<id>",…]` | the trigger's step, once per event (events.ts)           | the event went past the trigger     |
  *
- * A key with `#claimed` but neither `#sending` nor `#accepted` was claimed and never sent: a Retry
- * takes it over (takeover.ts). What a key's records say to a later run is its Verdict.
+ * A key with `#claimed` but neither `#sending` nor `#accepted` was claimed and never sent: a Retry,
+ * or the same execution run again (its `n8n-exec:` found), takes it over (takeover.ts). What a key's records say to a later run is its Verdict.
  */
 import { randomUUID } from 'crypto';
 
@@ -35,6 +36,15 @@ export const recordsOf = (key: string) => [
 
 /** The mark of a run, made from what started it (helpers/idempotency.ts runOrigin). */
 export const runMark = (origin: string) => `n8n-run:${origin}`;
+
+/**
+ * The execution that runs the node, if n8n names one. Found again, the execution is being run
+ * again: n8n 1.x re-runs a stalled queue job (its worker died) under the same ID.
+ */
+export const executionMarkOf = (context: { getExecutionId?: () => string | undefined }) => {
+	const id = context.getExecutionId?.();
+	return id ? `n8n-exec:${id}` : undefined;
+};
 
 /** A value unique to one claim attempt (claim.ts). */
 export const claimToken = () => `n8n-claim:${randomUUID()}`;
