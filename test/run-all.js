@@ -41,7 +41,8 @@ const GROUPS = [
 				buffered: true,
 			},
 			// n8n 1.123 in queue mode (issue #29, point 4): its own re-run of a job whose worker died
-			// (`npm run test:queue:1x`; 2.x never re-runs one). About 3 minutes, mostly n8n's lock wait.
+			// (`npm run test:queue:1x`; 2.x never re-runs one). About 5 minutes, mostly waits: n8n's lock,
+			// then the node's takeover wait.
 			{
 				name: 'queue mode, n8n 1.123 (stalled job re-run)',
 				args: ['--config', 'jest.queue.config.js', '--reporters=default', '--testPathPatterns', 'stalled'],

@@ -123,6 +123,8 @@ describeQueue('n8n 1.x re-runs a job whose worker died: nothing sent twice', () 
 
 		// n8n itself runs the same execution again on a worker.
 		const rerunBy = await n8n.workerOf(executionId!, RERUN_WITHIN_MS);
+		const secondsSinceKill = () => Math.round((Date.now() - killedAt) / 1000);
+		const rerunAfterSeconds = secondsSinceKill();
 		const [execution] = await settledExecutions(n8n, ID, 1, RERUN_DONE_WITHIN_MS);
 		const out = (execution.data?.resultData.runData.Pay?.at(-1)?.data?.main[0] ?? []).map(
 			(item) => item.json,
@@ -133,7 +135,8 @@ describeQueue('n8n 1.x re-runs a job whose worker died: nothing sent twice', () 
 			killedWorker: workerName,
 			paidWhenKilled: paidByKilledRun.size,
 			rerunBy,
-			rerunAfterSeconds: Math.round((Date.now() - killedAt) / 1000),
+			rerunAfterSeconds,
+			rerunDoneAfterSeconds: secondsSinceKill(),
 			executionStatus: execution.status,
 			sent: out.filter((j) => !j.alreadySubmitted).length,
 			alreadySubmittedAccepted: marked.filter((j) => j.outcome === 'accepted').length,
