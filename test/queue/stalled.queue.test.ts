@@ -169,7 +169,9 @@ describeQueue('n8n 1.x re-runs a job whose worker died: nothing sent twice', () 
 		expect(execution.status).toBe('success');
 		expect(out).toHaveLength(PAYEES);
 		// Nobody paid twice by the re-run, and every payee the dead run paid is marked.
-		expect(outcome.paidAfterRerun).not.toHaveProperty('2');
+		expect(
+			Object.keys(outcome.paidAfterRerun as object).filter((times) => Number(times) > 1),
+		).toEqual([]);
 		const markedKeys = new Set(marked.map((j) => String(j.idempotencyKey)));
 		expect([...paidByKilledRun].filter((key) => !markedKeys.has(key))).toEqual([]);
 		// `accepted` only for rows the dead run did pay; every other marked row is `unknown`.
