@@ -7,9 +7,10 @@
  * minutes leave no room for both lines (docs/development.md).
  */
 const e2e = require('./jest.e2e.config');
+const { DEFAULT_N8N_VERSION } = require('./scripts/compat-packages.js');
 
 // Read by the install (scripts/n8n-install.js) and the test files; set here so every way in agrees.
-process.env.N8N_E2E_N8N_VERSION = process.env.N8N_E2E_N8N_VERSION || '1.123.81';
+process.env.N8N_E2E_N8N_VERSION = process.env.N8N_E2E_N8N_VERSION || DEFAULT_N8N_VERSION;
 
 /** @type {import('jest').Config} */
 module.exports = {

@@ -16,8 +16,8 @@ module.exports = {
 		'<rootDir>/test/queue/**/*.queue.test.ts',
 	],
 	// n8n's re-run of a stalled job exists on 1.x only (2.x sets Bull's maxStalledCount to 0):
-	// stalled.queue.test.ts runs when N8N_E2E_N8N_VERSION is a 1.x (`npm run test:queue:1x`).
-	testPathIgnorePatterns: /^1\./.test(process.env.N8N_E2E_N8N_VERSION ?? '') ? ['/node_modules/'] : ['/node_modules/', 'stalled\\.queue\\.test\\.ts$'],
+	// jest.queue-1x.config.js runs that file.
+	testPathIgnorePatterns: ['/node_modules/', 'stalled\\.queue\\.test\\.ts$'],
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }],
 	},

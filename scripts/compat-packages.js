@@ -234,6 +234,7 @@ module.exports = {
 	cacheDir,
 	jestModuleNameMapper,
 	tsconfigPaths,
+	DEFAULT_N8N_VERSION,
 	N8N_VERSION,
 	PACKAGES,
 	MAPPED,

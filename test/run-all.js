@@ -45,8 +45,7 @@ const GROUPS = [
 			// then the node's takeover wait.
 			{
 				name: 'queue mode, n8n 1.123 (stalled job re-run)',
-				args: ['--config', 'jest.queue.config.js', '--reporters=default', '--testPathPatterns', 'stalled'],
-				env: { N8N_E2E_N8N_VERSION: '1.123.81', WALLET_QUEUE_E2E: '0' },
+				args: ['--config', 'jest.queue-1x.config.js', '--reporters=default'],
 				buffered: true,
 			},
 		],

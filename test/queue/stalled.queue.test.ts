@@ -36,6 +36,7 @@ import {
 	payoutsPerBeneficiary,
 	postJson,
 	recordResults,
+	resendNotCarriedOut,
 	settledExecutions,
 	sleep,
 	startQueueStack,
@@ -66,7 +67,7 @@ describeQueue('n8n 1.x re-runs a job whose worker died: nothing sent twice', () 
 	const lines: string[] = [];
 
 	beforeAll(async () => {
-		// jest.queue.config.js leaves this file out on 2.x.
+		// Only jest.queue-1x.config.js runs this file, on 1.x.
 		if (N8N_MAJOR >= 2)
 			throw new Error(
 				'n8n 2.x never re-runs a stalled job: run this file on 1.x (npm run test:queue:1x)',
@@ -145,20 +146,12 @@ describeQueue('n8n 1.x re-runs a job whose worker died: nothing sent twice', () 
 			error: failures([execution])[0]?.[2],
 		};
 
-		// Step 2 of the recovery: the unknown rows looked up in the service; those not carried out
-		// run again, in a new run, with Allow Resend.
-		const after = payoutsPerBeneficiary(sandbox);
-		const byKey = new Map(payees.map((p) => [p.invoiceId, p]));
-		const notCarriedOut = unknown
-			.map((j) => byKey.get(String(j.idempotencyKey))!)
-			.filter((p) => (after.get(p.beneficiaryId) ?? 0) === 0);
-		outcome.unknownNotCarriedOut = notCarriedOut.length;
-		if (notCarriedOut.length > 0) {
-			expect(
-				await postJson(url, { payees: notCarriedOut.map((p) => ({ ...p, resend: true })) }),
-			).toBe(200);
-			const resent = (await settledExecutions(n8n, ID, 2, 180000)).at(-1)!;
-			expect(failures([resent])).toEqual([]);
+		// Step 2 of the recovery: the unknown rows not carried out run again with Allow Resend.
+		const step2 = await resendNotCarriedOut(stack!, url, ID, payees, unknown);
+		outcome.unknownNotCarriedOut = step2.notCarriedOut.length;
+		if (step2.notCarriedOut.length > 0) {
+			expect(step2.status).toBe(200);
+			expect(failures([step2.resent!])).toEqual([]);
 		}
 		outcome.finalPaid = paidTimes(sandbox, ids);
 		recordResults('stalledRerun', outcome);
