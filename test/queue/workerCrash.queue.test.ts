@@ -23,7 +23,7 @@ import { DEFAULT_CLAIM_WAIT_MS, takeoverWaitMs } from '../../nodes/shared/ledger
 import { stopStack, type ApiExecution } from '../e2e/support/e2e';
 import type { WorkflowJson } from '../e2e/support/n8n';
 import { chain } from '../e2e/support/workflow';
-import { describeQueue, failures, paidTimes, payeeMaker, payeePayout, payeeRows, payoutsPerBeneficiary, postJson, recordResults, settledExecutions, sleep, startQueueStack, webhookNode, type Payee, type QueueStack } from './support/queue';
+import { describeQueue, failures, paidTimes, payeeMaker, payeePayout, payeeRows, payoutsPerBeneficiary, postJson, recordResults, resendNotCarriedOut, settledExecutions, sleep, startQueueStack, webhookNode, type Payee, type QueueStack } from './support/queue';
 
 const PAYEES = 100;
 const KILL_AFTER = 30;
@@ -168,17 +168,12 @@ describeQueue('a worker killed in the middle of a payout run, then the documente
 			};
 			outcome.paidAfterRetry = paidTimes(sandbox, ids);
 
-			// Step 2 of the recovery: each row reported unknown is looked up in the service (here the
-			// sandbox's own record, as a user reads the dashboard); those not carried out run again,
-			// in a new run, with Allow Resend.
-			const counts = payoutsPerBeneficiary(sandbox);
-			const byKey = new Map(payees.map((p) => [p.invoiceId, p]));
-			const notCarriedOut = unknown.map((j) => byKey.get(String(j.idempotencyKey))!).filter((p) => (counts.get(p.beneficiaryId) ?? 0) === 0);
-			outcome.unknownNotCarriedOut = notCarriedOut.length;
-			if (notCarriedOut.length > 0) {
-				expect(await postJson(`${n8n.webhookBaseUrl}/webhook/${scenario.path}`, { payees: notCarriedOut.map((p) => ({ ...p, resend: true })) })).toBe(200);
-				const all = await settledExecutions(n8n, scenario.id, 3, 180000);
-				const resent = all.at(-1)!;
+			// Step 2 of the recovery: the unknown rows not carried out run again with Allow Resend.
+			const step2 = await resendNotCarriedOut(stack!, `${n8n.webhookBaseUrl}/webhook/${scenario.path}`, scenario.id, payees, unknown);
+			outcome.unknownNotCarriedOut = step2.notCarriedOut.length;
+			if (step2.notCarriedOut.length > 0) {
+				expect(step2.status).toBe(200);
+				const resent = step2.resent!;
 				outcome.resent = { status: resent.status, sent: payOutput(resent).filter((j) => !j.alreadySubmitted).length };
 				expect(failures([resent])).toEqual([]);
 			}

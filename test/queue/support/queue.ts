@@ -155,6 +155,30 @@ export async function settledExecutions(n8n: QueueN8n, workflowId: string, count
 	return await executionsOf(n8n, workflowId);
 }
 
+/**
+ * Step 2 of the documented recovery after a worker died (docs/duplicate-protection.md): each row
+ * reported `unknown` is looked up in the service (here the sandbox's own record, as a user reads
+ * the dashboard); those not carried out are posted again to the workflow's webhook with Allow
+ * Resend (`resend: true`), in a new run. Returns them, the post's status and, once settled, that run.
+ */
+export async function resendNotCarriedOut(
+	stack: QueueStack,
+	url: string,
+	workflowId: string,
+	payees: Payee[],
+	unknown: Array<{ idempotencyKey?: unknown }>,
+): Promise<{ notCarriedOut: Payee[]; status?: number; resent?: ApiExecution }> {
+	const counts = payoutsPerBeneficiary(stack.sandbox);
+	const byKey = new Map(payees.map((p) => [p.invoiceId, p]));
+	const notCarriedOut = unknown.map((row) => byKey.get(String(row.idempotencyKey))!).filter((p) => (counts.get(p.beneficiaryId) ?? 0) === 0);
+	if (notCarriedOut.length === 0) return { notCarriedOut };
+	const before = stack.n8n.executionsInDatabase(workflowId).length;
+	const status = await postJson(url, { payees: notCarriedOut.map((p) => ({ ...p, resend: true })) });
+	if (status !== 200) return { notCarriedOut, status };
+	const resent = (await settledExecutions(stack.n8n, workflowId, before + 1, 180000)).at(-1)!;
+	return { notCarriedOut, status, resent };
+}
+
 /** The error message of each execution that did not succeed: [id, node, message]. */
 export function failures(executions: ApiExecution[]): Array<[string, string, string]> {
 	return executions
