@@ -16,7 +16,8 @@
  * | `["<event>","<id>",…]` | the trigger's step, once per event (events.ts)           | the event went past the trigger     |
  *
  * A key with `#claimed` but neither `#sending` nor `#accepted` was claimed and never sent: a Retry,
- * or the same execution run again (its `n8n-exec:` found), takes it over (takeover.ts). What a key's records say to a later run is its Verdict.
+ * or the same execution run again (its `n8n-exec:` found), takes it over (takeover.ts). What a
+ * key's records say to a later run is its Verdict.
  */
 import { randomUUID } from 'crypto';
 

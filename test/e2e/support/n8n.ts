@@ -625,14 +625,14 @@ export class N8n {
 			if (!this.running) {
 				throw new Error(`n8n start exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${this.serverLog}`);
 			}
-			try {
-				const response = await fetch(`${this.baseUrl}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
-				if (response.status === 200) {
-					await this.ownerFirst(deadline);
-					return;
-				}
-			} catch {
-				// not listening yet
+			const ready = await fetch(`${this.baseUrl}/healthz/readiness`, { signal: AbortSignal.timeout(2000) }).then(
+				(response) => response.status === 200,
+				() => false, // not listening yet
+			);
+			if (ready) {
+				// Outside the readiness probe: a failed owner set-up fails the start, not "not ready yet".
+				await this.ownerFirst(deadline);
+				return;
 			}
 			await sleep(300);
 		}

@@ -1,9 +1,9 @@
 /**
- * n8n in queue mode (2.x; 1.x for what only 1.x does: stalled.queue.test.ts), as a self-hosting team runs it, in place of the e2e suite's single
- * `n8n start`: one main (`n8n start`, EXECUTIONS_MODE=queue), two workers (`n8n worker`) and two
- * webhook processors (`n8n webhook`), on one PostgreSQL database and one Redis (started by
- * globalSetup), sharing one user folder (the package installed once, the way n8n installs a
- * community package) and one encryption key.
+ * n8n in queue mode (2.x; 1.x for what only 1.x does: stalled.queue.test.ts), as a self-hosting
+ * team runs it, in place of the e2e suite's single `n8n start`: one main (`n8n start`,
+ * EXECUTIONS_MODE=queue), two workers (`n8n worker`) and two webhook processors (`n8n webhook`),
+ * on one PostgreSQL database and one Redis (started by globalSetup), sharing one user folder
+ * (the package installed once, the way n8n installs a community package) and one encryption key.
  *
  * `QueueN8n` is an `N8n` (test/e2e/support/n8n.ts), so the e2e test files run unchanged on it
  * (`startStack` makes one when WALLET_QUEUE_MODE is set):
