@@ -146,7 +146,7 @@ export class WalletPaymentsApi implements ICredentialType {
 			default: 4000,
 			displayOptions: { show: { processes: ['several'] } },
 			description:
-				'How long a claim waits before checking that it held: at least twice the longest time any n8n process takes between reading and writing its de-duplication record. Longer is safer; a store call of the claim that takes all of it or more makes its items fail unsent. A Retry of a run whose worker died waits 44 times this before it sends the rows that run had claimed and not sent.',
+				'How long a claim waits before each of its two checks that it held: at least the longest time any n8n process takes between reading and writing its de-duplication record. Longer is safer; a store call of the claim that takes all of it or more makes its items fail unsent. A Retry of a run whose worker died waits 44 times this before it sends the rows that run had claimed and not sent.',
 		},
 	];
 

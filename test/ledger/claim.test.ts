@@ -205,3 +205,39 @@ describe('a chain of lost updates: three other calls, each writing back a row it
 		expect(sendingBy()).toEqual(['B']);
 	});
 });
+
+/**
+ * The timing assumption (docs/ledger.md): one store call of another process that read the row
+ * before a claim's first write, and writes it back later, drops the claim. Landing before the
+ * claim's second check (two claim waits after its write) it is seen there: the claim is made
+ * again. Landing after it, it is not, and a later run finds the key new: so no call may take two
+ * claim waits between its read and its write. The queue suite measures the slowest call against
+ * half of that (test/queue/throughput.queue.test.ts).
+ */
+describe('one slow call of another process, read before A’s claim and written back later', () => {
+	test.each([
+		// Seen by A's second check: A claims again, and holds.
+		{ landsAt: 2 * WAIT - 5, attempts: 2, b: 'unknown', sending: ['A'] },
+		// After both checks: the key is gone once A holds it, and B is paid too.
+		{ landsAt: 2 * WAIT + 5, attempts: 1, b: 'new', sending: ['A', 'B'] },
+	])('written back $landsAt ms after A’s claim (wait 100 ms): A new in $attempts attempt(s), a later B $b', async ({ landsAt, attempts, b, sending }) => {
+		const A = await run('A');
+		const B = await run('B');
+		const slow = store.hold((call) => call.process === 'P' && call.values.includes('p1'));
+		const call = store.context({ process: 'P' }).helpers.checkProcessedAndRecord(['p1'], 'node', { mode: 'entries' });
+		await slow.reached; // P read the empty row
+		const a = A.ledger.reserve(['k1'], none);
+		await jest.advanceTimersByTimeAsync(1); // A wrote k1 with its token, and waits
+		expect(store.row()).toContain('k1');
+		await jest.advanceTimersByTimeAsync(landsAt - Date.now());
+		const checksByA = store.calls.filter((c) => c.process === 'A' && c.values.length === 1 && isToken(c.values[0])).length;
+		expect(checksByA).toBe(landsAt < 2 * WAIT ? 1 : CHECKS);
+		slow.land(); // writes back the row as P read it: A's claim is gone
+		await call;
+		expect(store.row()).not.toContain('k1#claimed');
+		expect((await settled(a)).get('k1')).toBe('new');
+		expect(store.calls.filter((c) => c.process === 'A' && c.kind === 'record' && c.values.includes('k1'))).toHaveLength(attempts);
+		expect((await settled(B.ledger.reserve(['k1'], none))).get('k1')).toBe(b);
+		expect(sendingBy()).toEqual(sending);
+	});
+});

@@ -97,18 +97,19 @@ describeQueue('queue mode under load: concurrent production webhooks on two work
 		expect(workers.worker1).toBeGreaterThan(0);
 		expect(workers.worker2).toBeGreaterThan(0);
 
-		// The claim's timing assumption (README, "Running in queue mode"): a store call's read-to-write
-		// takes less than half the claim wait. Measured as each call's whole time, which bounds it.
+		// The claim's timing assumption (docs/ledger.md, "The timing assumption"): no store call takes
+		// two claim waits between its read and its write (test/ledger/claim.test.ts shows the bound).
+		// Held here with a margin of 2: every call, timed whole (which bounds it), under one.
 		const times = [...n8n.storeCallMs].sort((a, b) => a - b);
 		const at = (q: number) => times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)];
 		const calls = { calls: times.length, p50: at(0.5), p99: at(0.99), p999: at(0.999), max: times[times.length - 1], claimWaitMs: DEFAULT_CLAIM_WAIT_MS };
 		lines.push(
 			`queue[store calls, 2 workers, ${RUNS} runs at once]: ${calls.calls} calls, p50 ${calls.p50} ms, p99 ${calls.p99} ms, p99.9 ${calls.p999} ms, max ${calls.max} ms; ` +
-				`the claim wait (${DEFAULT_CLAIM_WAIT_MS} ms) assumes under ${DEFAULT_CLAIM_WAIT_MS / 2} ms`,
+				`the claim wait (${DEFAULT_CLAIM_WAIT_MS} ms) assumes under ${2 * DEFAULT_CLAIM_WAIT_MS} ms, held here under ${DEFAULT_CLAIM_WAIT_MS} ms`,
 		);
 		results.storeCalls = calls;
 		expect(times.length).toBeGreaterThanOrEqual(RUNS * 2);
-		expect(calls.p999 * 2).toBeLessThan(DEFAULT_CLAIM_WAIT_MS);
+		expect(calls.max).toBeLessThan(DEFAULT_CLAIM_WAIT_MS);
 	});
 
 	/**

@@ -67,10 +67,11 @@ async function checks(store: ClaimStore, token: string, waitMs: number) {
 }
 
 /**
- * Claims `values`, waiting `waitMs` per attempt. `waitMs` must be at least twice the longest time
- * between a store call's read and its write, in any process: then every write that could drop
- * this one, or that this one dropped, is over before either side checks, and both see the same
- * row. A store call of this process taking all of `waitMs` or longer (from asking for a
+ * Claims `values`, waiting `waitMs` per attempt. No store call, in any process, may take two
+ * `waitMs` between its read and its write: one that read the row before this claim's write and
+ * writes it back after the second check drops a claim that held; earlier, a check sees it. Two
+ * claims written by calls shorter than `waitMs` see each other's write before they check, so a
+ * store call of this process taking all of `waitMs` or longer (from asking for a
  * connection to the answer) may have written over another claim of the same value that had
  * already held: its values are unresolved. With `first`, the first attempt's write was made by
  * the caller, and `values` are the ones it found new.
