@@ -12,13 +12,13 @@
  * to have held (verify.ts). docs/ledger.md has the whole design.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { ensureRoom, FITS_ANY_DATABASE, probedRoom } from './capacity';
 import { claim, type ClaimResult } from './claim';
+import { afterPoolTimeout } from './pool';
+import { mergedWrite, oneAtATime } from './serial';
 import { verification } from './verify';
-
-let queue: Promise<unknown> = Promise.resolve();
 
 /**
  * The rows (workflow and node) this process has read. The first store call of an n8n process takes
@@ -26,13 +26,7 @@ let queue: Promise<unknown> = Promise.resolve();
  * claim, and a slow call that writes can write over another process's claim: a claim's first
  * write on a row comes after a warm-up that only reads (the count of the row's values).
  */
-const warmRows = new Set<string>();
-
-function oneAtATime<T>(task: () => Promise<T>): Promise<T> {
-	const run = queue.then(task, task);
-	queue = run.catch(() => undefined);
-	return run;
-}
+const warmRows = new Map<string, Promise<void>>();
 
 /**
  * A unique-key violation on the store's row: two processes (queue-mode workers) recorded this
@@ -56,40 +50,6 @@ async function afterRowRace<T>(task: () => Promise<T>): Promise<T> {
 		if (!isRowRace(tried.error)) return await Promise.reject(tried.error);
 	}
 	return await task();
-}
-
-/**
- * n8n's database pool gave no connection in time (node-postgres: "timeout exceeded when trying to
- * connect", after DB_POSTGRESDB_CONNECTION_TIMEOUT): the call never reached the database, so it
- * is safe to make again. Measured in queue mode at n8n's default pool of 2 connections: 300
- * deliveries at once failed trigger runs on this error at their record, losing their events.
- */
-function isPoolTimeout(error: unknown): boolean {
-	const message = error instanceof Error ? error.message : String(error);
-	return /timeout exceeded when trying to connect/i.test(message);
-}
-
-/** Calls made again after a pool timeout, and the wait before each (ms, times the attempt). */
-const POOL_ATTEMPTS = 4;
-const POOL_BACKOFF_MS = 1000;
-
-/**
- * Runs a store call again while n8n's pool gives it no connection (up to POOL_ATTEMPTS calls);
- * `ms` is the time of the call that ran, the one that read and wrote the row.
- */
-async function afterPoolTimeout<T>(task: () => Promise<T>): Promise<{ answer: T; ms: number }> {
-	for (let attempt = 1; ; attempt++) {
-		const start = Date.now();
-		const tried = await task().then(
-			(value) => ({ ok: true as const, value }),
-			(error: unknown) => ({ ok: false as const, error }),
-		);
-		if (tried.ok) return { answer: tried.value, ms: Date.now() - start };
-		if (attempt >= POOL_ATTEMPTS || !isPoolTimeout(tried.error)) {
-			return await Promise.reject(tried.error);
-		}
-		await sleep(POOL_BACKOFF_MS * attempt);
-	}
 }
 
 export interface Store {
@@ -159,22 +119,33 @@ export function openStore(context: IExecuteFunctions, maxEntries: number): Store
 		return { found: new Set(answer.processed.map(String)), ms };
 	};
 	const held = verification(context, write);
+	const rowKey = `${context.getWorkflow().id ?? ''}:${context.getNode().id}`;
 	const claimStore = {
-		write: async (values: string[]) => await serial(async () => await write(values)),
+		// Claims' writes and checks of one row are merged while they wait (serial.ts).
+		write: async (values: string[]) =>
+			inside
+				? await write(values)
+				: await mergedWrite(`${rowKey}|${maxEntries}`, values, async (all) => await write(all)),
 		disown: held.disown,
 	};
 
-	const rowKey = `${context.getWorkflow().id ?? ''}:${context.getNode().id}`;
-	const warmUp = async () => {
-		if (warmRows.has(rowKey)) return;
+	const readOnce = async () => {
 		const { getProcessedDataCount } = context.helpers;
-		if (typeof getProcessedDataCount === 'function') {
-			const { ms } = await afterPoolTimeout(
-				async () => await getProcessedDataCount.call(context.helpers, 'node', options),
-			);
-			context.logger?.debug(`wallet-payments store warm-up ${ms} ms (read only)`);
-		}
-		warmRows.add(rowKey);
+		if (typeof getProcessedDataCount !== 'function') return;
+		const { ms } = await afterPoolTimeout(
+			async () => await getProcessedDataCount.call(context.helpers, 'node', options),
+		);
+		context.logger?.debug(`wallet-payments store warm-up ${ms} ms (read only)`);
+	};
+	// The claims of a burst start together: one warm-up for all of them.
+	const warmUp = async () => {
+		const warming = warmRows.get(rowKey) ?? readOnce();
+		warmRows.set(rowKey, warming);
+		// Failed: the next claim warms up again; this one fails with n8n's error, as before.
+		await warming.catch(async (error: unknown) => {
+			if (warmRows.get(rowKey) === warming) warmRows.delete(rowKey);
+			return await Promise.reject(error);
+		});
 	};
 
 	/** Before the row's first record: a caller that keeps more than any database holds probes it (capacity.ts). */
