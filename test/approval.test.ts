@@ -52,8 +52,10 @@ describe('the fingerprint', () => {
 describe('Preview Only, then a run with the Approved Fingerprint', () => {
 	test('the preview sends nothing: per row send, already submitted or refused, and a summary', async () => {
 		const beneficiary = await createBeneficiary(fixture);
-		// INV-22 was paid before.
+		// INV-22 was paid before, today (UTC).
+		const days = [new Date().toISOString().slice(0, 10)];
 		await fixture.run(payRows(beneficiary.id as string), { items: [rows[1]] });
+		days.push(new Date().toISOString().slice(0, 10));
 		const before = posts().length;
 
 		const result = await fixture.run(payRows(beneficiary.id as string, { previewOnly: true }), { items: rows });
@@ -67,7 +69,9 @@ describe('Preview Only, then a run with the Approved Fingerprint', () => {
 			['alreadySubmitted', 'INV-21', '100.00 USD'],
 			[undefined, undefined, undefined],
 		]);
-		expect(out[1].reason).toBe('sent by an earlier run; the service accepted it');
+		expect(days).toContain(out[1].sentOn);
+		expect(out[1].reason).toBe(`sent by an earlier run on ${String(out[1].sentOn)} (UTC); the service accepted it`);
+		expect(out[3].sentOn).toBeUndefined();
 		expect(out[2].reason).toContain('Invalid "Amount (Major Units)"');
 		expect(out[3].reason).toBe('an earlier row of this run has the same key: it is sent once');
 		expect(result.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }, [{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]]);

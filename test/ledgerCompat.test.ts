@@ -97,9 +97,15 @@ describe.each(['payout-one-process', 'payout-queue-mode', 'swap-finalize-one-pro
 		const isToken = (value: string) => value.startsWith('n8n-claim:');
 		// Added since 0.1.0: queue mode names the execution once per run (states.ts executionMarkOf).
 		const isExecution = (value: string) => value.startsWith('n8n-exec:');
+		// Added since 0.1.0: the day each key was accepted on, and the node's days (days.ts).
+		const isDay = (value: string) => /@\d{4}-\d{2}-\d{2}$/.test(value) || value.startsWith('n8n-day:');
 		const now = comparable(processedValues(s.workflowId, s.nodeId));
 		const then = comparable(rowOf(s));
-		expect(now.filter((value) => !isToken(value) && !isExecution(value))).toEqual(then.filter((value) => !isToken(value)));
+		expect(now.filter((value) => !isToken(value) && !isExecution(value) && !isDay(value))).toEqual(then.filter((value) => !isToken(value)));
+		const accepted = now.filter((value) => value.endsWith('#accepted')).map((value) => value.slice(0, -'#accepted'.length));
+		const days = now.filter(isDay);
+		expect(days.filter((value) => !value.startsWith('n8n-day:')).map((value) => value.slice(0, -'@YYYY-MM-DD'.length)).sort()).toEqual(accepted.sort());
+		expect(days.filter((value) => value.startsWith('n8n-day:'))).toHaveLength(accepted.length > 0 ? 1 : 0);
 		expect(now.filter(isExecution)).toHaveLength(name === 'payout-queue-mode' ? 1 : 0);
 		const tokens = [now.filter(isToken).length, then.filter(isToken).length];
 		expect(tokens[0] > 0).toBe(tokens[1] > 0);

@@ -8,6 +8,7 @@
  * with that fingerprint send nothing. The example examples/payroll-with-approval.json (points 2, 4
  * and 5) from Execute workflow: preview, the approver's form (names, masked accounts, amounts),
  * Approve, the payouts and the reconciliation CSV; run again: all already paid, Reject, nothing.
+ * A run of rows sent before says, per row, the day it was sent (point 6).
  *
  *   controls[<case>]: <n> sent, <m> refused
  */
@@ -27,6 +28,8 @@ const CREDENTIAL = { id: 'WalletLimits0001', name: 'Wallet Payments (limits)' };
 const PAYROLL = loadExamples({ id: CREDENTIAL_ID, name: CREDENTIAL_NAME }).find((e) => e.workflow.id === 'WalletExPayApprv')!;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Today in UTC, as the package records the day a payout was accepted. */
+const utcDay = () => new Date().toISOString().slice(0, 10);
 
 describeE2E('payment limits on the credential, in n8n', () => {
 	let stack: Stack | undefined;
@@ -155,15 +158,26 @@ describeE2E('payment limits on the credential, in n8n', () => {
 		expect(payError(changed)).toMatch(/^Nothing was sent: these rows are not the approved ones/);
 		expect(paidOf(payees)).toBe(0);
 
+		const days = [utcDay()];
 		const approved = await run(rows, workflow, { approved: summary.fingerprint });
+		days.push(utcDay());
 		lines.push(`controls[approved]: ${paidOf(payees)} sent, 0 refused`);
 		expect(approved.status).toBe('success');
 		expect(output(approved).map((j) => j.alreadySubmitted ?? false)).toEqual([false, false, false, false]);
 		expect(paidOf(payees)).toBe(4);
 
-		// Previewed again: every row already submitted, nothing sent.
+		// Previewed again: every row already submitted, with the day it was sent (UTC), nothing sent.
 		const again = await run(rows, workflow, { preview: true });
 		expect(output(again).slice(0, 4).map((j) => j.decision)).toEqual(['alreadySubmitted', 'alreadySubmitted', 'alreadySubmitted', 'alreadySubmitted']);
+		const sentOn = output(again)[0].sentOn;
+		expect(days).toContain(sentOn);
+		expect(output(again).slice(0, 4).map((j) => [j.sentOn, j.reason])).toEqual(rows.map(() => [sentOn, `sent by an earlier run on ${String(sentOn)} (UTC); the service accepted it`]));
+		// And sent again (issue #31, point 6): each row says when it was sent; nothing leaves.
+		const resent = await run(rows, workflow, { approved: summary.fingerprint });
+		const outputs = output(resent);
+		lines.push(`controls[run again]: ${paidOf(payees) - 4} sent, ${outputs.filter((j) => j.alreadySubmitted).length} already submitted, sent on ${JSON.stringify([...new Set(outputs.map((j) => j.sentOn))])}`);
+		expect(outputs.map((j) => [j.alreadySubmitted, j.outcome, j.sentOn])).toEqual(rows.map(() => [true, 'accepted', sentOn]));
+		expect(String(outputs[0].message)).toContain(`already sent this item on ${String(sentOn)} (UTC) and the service accepted it`);
 		expect(paidOf(payees)).toBe(4);
 	});
 

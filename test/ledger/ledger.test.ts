@@ -10,6 +10,7 @@
  * - verify() in queue mode (verify.ts): a record another process's stale write-back dropped is
  *   found missing once VERIFY_AFTER_MS old, written again, and checked again.
  */
+import { DAYS_LOOKED } from '../../nodes/shared/ledger/days';
 import { VERIFY_AFTER_MS } from '../../nodes/shared/ledger/verify';
 import { aProcess, isToken, type Ledger, settled, StoreDouble } from './storeDouble';
 
@@ -38,6 +39,19 @@ const reserve = async (ledger: ReturnType<typeof oneProcess>, keys: string[], re
 /** Every store call since `from`: its kind and values, tokens as 'TOKEN'. */
 const callsSince = (from = 0) =>
 	store.calls.slice(from).map((call) => [call.kind, ...call.values.map((value) => (isToken(value) ? 'TOKEN' : value))]);
+/** The day (fake time starts at 0) an item accepted now is recorded on (days.ts), and its values. */
+const DAY = '1970-01-01';
+const dayOf = (key: string) => [`${key}@${DAY}`, `n8n-day:${DAY}`];
+/**
+ * The calls that find when an accepted key was sent (days.ts), as kind, count of values, first
+ * value: the node's days asked, those not there removed, then the key's day values.
+ */
+const dayLookup = (key: string) => [
+	['record', DAYS_LOOKED, `n8n-day:${DAY}`],
+	['remove', DAYS_LOOKED - 1, 'n8n-day:1969-12-31'],
+	['record', 1, `${key}@${DAY}`],
+];
+const inShort = (calls: unknown[][]) => calls.map(([kind, ...values]) => [kind, values.length, values[0]]);
 
 /** n8n's store helpers as the double gives them to one process. */
 const helpers = (process = 'A') =>
@@ -112,15 +126,18 @@ describe('one n8n process', () => {
 		await settled(ledger.flush());
 		expect(callsSince()).toEqual([
 			['record', MARK, 'k1'],
-			['record', MARK, 'k1#accepted'],
+			['record', MARK, 'k1#accepted', ...dayOf('k1')],
 		]);
 		const before = store.calls.length;
-		await expect(reserve(oneProcess(LATER), ['k1'])).resolves.toEqual({ k1: 'accepted' });
-		expect(callsSince(before)).toEqual([
+		const later = oneProcess(LATER);
+		await expect(reserve(later, ['k1'])).resolves.toEqual({ k1: 'accepted' });
+		expect(callsSince(before).slice(0, 2)).toEqual([
 			['record', LATER, 'k1'],
 			['record', 'k1#accepted'],
 		]);
-		expect(store.row()).toEqual([MARK, 'k1', 'k1#accepted', LATER]);
+		expect(inShort(callsSince(before).slice(2))).toEqual(dayLookup('k1'));
+		expect(later.sentDay('k1')).toEqual({ on: DAY });
+		expect(store.row()).toEqual([MARK, 'k1', 'k1#accepted', ...dayOf('k1'), LATER]);
 	});
 
 	test('a key recorded without #accepted is unknown, and the #accepted it asked for is removed again', async () => {
@@ -204,10 +221,11 @@ describe('queue mode (the credential says several n8n processes share the store)
 		expect(store.row()).toContain('k1#accepted');
 		const before = store.calls.length;
 		await expect(reserve(queueMode(LATER), ['k1'])).resolves.toEqual({ k1: 'accepted' });
-		expect(callsSince(before)).toEqual([
+		expect(callsSince(before).slice(0, 2)).toEqual([
 			['record', LATER, 'k1', 'k1#claimed', 'TOKEN'],
 			['record', 'k1#accepted'],
 		]);
+		expect(inShort(callsSince(before).slice(2))).toEqual(dayLookup('k1'));
 	});
 
 	test('a key recorded by one process (no #claimed) gets #claimed and #sending at once, so no Retry takes it over', async () => {
@@ -285,8 +303,8 @@ describe('the run mark', () => {
 		store.dropOldest(3);
 		await settled(ledger.flush());
 		expect(store.records().slice(2)).toEqual([
-			[MARK, 'k1#accepted'],
-			['k1', 'k2', 'k1#accepted'],
+			[MARK, 'k1#accepted', ...dayOf('k1')],
+			['k1', 'k2', 'k1#accepted', ...dayOf('k1')],
 		]);
 		expect(store.row()).toEqual(expect.arrayContaining([MARK, 'k1', 'k2', 'k1#accepted']));
 	});

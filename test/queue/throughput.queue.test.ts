@@ -122,13 +122,13 @@ describeQueue('queue mode under load: concurrent production webhooks on two work
 	 */
 	test('the same 50 batches delivered again at once: n8n\'s store kept every record, every row skipped, nobody paid twice', async () => {
 		const { n8n, sandbox } = stack!;
-		// Four records per payee in queue mode (the key, claimed, sending, accepted), the mark of
-		// each run (one per batch: each run starts from other data), its execution's name and the
-		// token of its claim (one window of 10): what n8n's store kept after 50 runs on 2 workers.
-		// A claim attempt another worker's call wrote over was made again with a new token: one
-		// more record each.
+		// Five records per payee in queue mode (the key, claimed, sending, accepted, its day), the mark
+		// of each run (one per batch: each run starts from other data), its execution's name and the
+		// token of its claim (one window of 10), and the node's day (one, or two past midnight): what
+		// n8n's store kept after 50 runs on 2 workers. A claim attempt another worker's call wrote
+		// over was made again with a new token: one more record each.
 		const kept = Object.values(storeEntries(n8n, BATCH_WORKFLOW)).reduce((sum, n) => sum + n, 0);
-		const written = 4 * batches.flat().length + 3 * RUNS;
+		const written = 5 * batches.flat().length + 3 * RUNS + 1;
 		const before = n8n.executionsInDatabase(BATCH_WORKFLOW).length;
 		const statuses = await Promise.all(batches.map(async (payees, i) => await postJson(url(BATCH_PATH), { batch: i, payees })));
 		expect(statuses).toEqual(batches.map(() => 200));

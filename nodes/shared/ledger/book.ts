@@ -12,6 +12,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { crossProcessWait } from './crossProcess';
+import { dayMark, dayValue, utcDay } from './days';
 import { acceptedMarker, KEYS_REMEMBERED, recordsOf, sendingMarker } from './states';
 import { openStore } from './store';
 
@@ -30,6 +31,8 @@ export function openBook(context: IExecuteFunctions, mark?: string) {
 	const store = openStore(context, KEYS_REMEMBERED);
 	let waitSetting: Promise<number | undefined> | undefined;
 	const toMarkAccepted = new Set<string>();
+	/** Keys accepted since the last call, with the day (days.ts). */
+	const toDate = new Map<string, string>();
 	const toForget = new Set<string>();
 	/** Every record this run made or found (keys and markers), less those it removed. */
 	const kept = new Set<string>();
@@ -37,8 +40,14 @@ export function openBook(context: IExecuteFunctions, mark?: string) {
 
 	/** Records `keys` (with the accepted markers so far, and a claim token): what was there. */
 	const recordWith = async (keys: string[], token?: string) => {
-		const marks = [...toMarkAccepted];
+		const days = [...new Set(toDate.values())].map(dayMark);
+		const marks = [
+			...toMarkAccepted,
+			...[...toDate].map(([key, day]) => dayValue(key, day)),
+			...days,
+		];
 		toMarkAccepted.clear();
+		toDate.clear();
 		// The mark first: in the first call of a run, it goes into the row before the keys.
 		const found = new Set(
 			await store.record([...(mark ? [mark] : []), ...keys, ...marks, ...(token ? [token] : [])]),
@@ -61,6 +70,7 @@ export function openBook(context: IExecuteFunctions, mark?: string) {
 	/** The key and its markers go with the next store call. */
 	const forget = (key: string) => {
 		toMarkAccepted.delete(acceptedMarker(key));
+		toDate.delete(key);
 		for (const value of recordsOf(key)) toForget.add(value);
 	};
 	/** Removes what is to be forgotten, now. */
@@ -79,8 +89,10 @@ export function openBook(context: IExecuteFunctions, mark?: string) {
 		/** The claim wait when several n8n processes share the store (queue mode), else undefined. */
 		crossWait: async () => await (waitSetting ??= crossProcessWait(context)),
 		recordWith,
-		accepted: (key: string) => {
+		/** `now`: accepted now, so its day is recorded; `earlier`: refused as done before, day unknown. */
+		accepted: (key: string, when: 'now' | 'earlier' = 'now') => {
 			toMarkAccepted.add(acceptedMarker(key));
+			if (when === 'now') toDate.set(key, utcDay(Date.now()));
 		},
 		forget,
 		forgetNow,
@@ -88,7 +100,7 @@ export function openBook(context: IExecuteFunctions, mark?: string) {
 		flush: async () =>
 			await store.atomically(async () => {
 				await forgetNow();
-				if (toMarkAccepted.size > 0) await recordWith([]);
+				if (toMarkAccepted.size + toDate.size > 0) await recordWith([]);
 			}),
 		/**
 		 * Queue mode: the sending markers of the keys about to be sent (with the answers so far), the

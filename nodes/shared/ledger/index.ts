@@ -16,9 +16,12 @@ export {
 	KEYS_REMEMBERED,
 	MAX_QUEUE_RUN_ITEMS,
 	MAX_RUN_ITEMS,
+	QUEUE_RECORDS_PER_ITEM,
+	RECORDS_PER_ITEM,
 	runMark,
 	type Verdict,
 } from './states';
 export { takeoverWaitMs } from './takeover';
 export { type LedgerItem, windows } from './windows';
+export { type SentDay } from './days';
 export { peekKeys, type Seen } from './peek';

@@ -8,6 +8,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { ClaimNotHeld, openBook } from './book';
+import { dayFinder, type SentDay } from './days';
 import {
 	acceptedMarker,
 	claimedMarker,
@@ -36,8 +37,13 @@ export interface Ledger {
 	 * does nothing.
 	 */
 	markSending(keys: string[]): Promise<Set<string>>;
-	/** The service accepted the item (recorded with the next store call). */
-	accepted(key: string): void;
+	/**
+	 * The service accepted the item (recorded with the next store call, with today's date unless
+	 * `earlier`: the service refused it as done before).
+	 */
+	accepted(key: string, when?: 'now' | 'earlier'): void;
+	/** When an earlier run sent a key this run found accepted (days.ts). */
+	sentDay(key: string): SentDay | undefined;
 	/** The item was refused, or never sent: its record goes (with the next store call). */
 	release(key: string): void;
 	/** The claim wait when other n8n processes share the store (queue mode), else undefined. */
@@ -55,6 +61,8 @@ export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
 	/** Queue mode: keys reserved for this run to send, not yet marked sending, with when their claim held. */
 	const sendingDue = new Map<string, number>();
 	let executionNamed = false;
+	const findDays = dayFinder(store);
+	const sentDays = new Map<string, SentDay>();
 	let repeatsExecution = false;
 
 	const reserve = async (keys: string[], resend: ReadonlySet<string>, written?: () => void) => {
@@ -116,6 +124,10 @@ export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
 						)
 					: [];
 			}
+			const acceptedBefore = again.filter(
+				(key) => !resend.has(key) && verdicts.get(key) === 'accepted',
+			);
+			for (const [key, day] of await findDays(acceptedBefore)) sentDays.set(key, day);
 			resending = again.filter((key) => resend.has(key));
 			for (const key of resending) toForget.add(acceptedMarker(key));
 			await forgetNow();
@@ -163,6 +175,7 @@ export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
 			return new Set(kept?.theirs);
 		},
 		accepted: book.accepted,
+		sentDay: (key) => sentDays.get(key),
 		release: forget,
 		crossWait,
 		flush: book.flush,

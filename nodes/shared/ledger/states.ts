@@ -10,6 +10,8 @@
  * | `<key>#sending`        | queue mode: once the claim held, before the request      | the request left, or was leaving    |
  * | `<key>#accepted`       | with the first store call after the service accepted it | the service accepted it             |
  * | `<key>#takeover`       | queue mode: a Retry's claim of a key claimed, never sent | that Retry sends it                 |
+ * | `<key>@<YYYY-MM-DD>`   | with its accepted marker (days.ts)                       | accepted on that day (UTC)          |
+ * | `n8n-day:<YYYY-MM-DD>` | with the first day value of that day                     | some key was accepted on that day   |
  * | `n8n-run:<origin>`     | first in a run's first store call                        | no older record of it was dropped   |
  * | `n8n-claim:<uuid>`     | with a claim attempt's values                            | the attempt held while it is there  |
  * | `n8n-exec:<id>`        | queue mode: in a run's first claim                       | this execution ran the node         |
@@ -58,17 +60,18 @@ export const claimToken = () => `n8n-claim:${randomUUID()}`;
 export type Verdict = 'new' | 'accepted' | 'unknown' | 'concurrent';
 
 /**
- * How many records each node keeps (n8n drops the oldest beyond this): two per item (sent, and
- * accepted), so 310,000 items: 31 days of 10,000 payouts a day (docs/duplicate-protection.md).
+ * How many records each node keeps (n8n drops the oldest beyond this): three per item in one n8n
+ * process (sent, accepted, the day), so 206,666 items: 20 days of 10,000 payouts a day
+ * (docs/duplicate-protection.md).
  */
 export const KEYS_REMEMBERED = 620_000;
+/** Records per item: in one n8n process (key, accepted, its day), and with claims (and claimed, sending). */
+export const RECORDS_PER_ITEM = 3;
+export const QUEUE_RECORDS_PER_ITEM = 5;
 /**
  * The most items one run of the node may send: the run, and a Retry of it that sends everything
  * again, fit in the store twice over, so neither can push out the other's records.
  */
-export const MAX_RUN_ITEMS = KEYS_REMEMBERED / 4;
-/**
- * In queue mode an item has four records (its key, claimed, sending, accepted), so half as many
- * items are remembered and one run may send half as many.
- */
-export const MAX_QUEUE_RUN_ITEMS = MAX_RUN_ITEMS / 2;
+export const MAX_RUN_ITEMS = Math.floor(KEYS_REMEMBERED / (2 * RECORDS_PER_ITEM));
+/** The same with claims (queue mode): more records per item, fewer items. */
+export const MAX_QUEUE_RUN_ITEMS = Math.floor(KEYS_REMEMBERED / (2 * QUEUE_RECORDS_PER_ITEM));

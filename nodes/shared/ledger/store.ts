@@ -56,6 +56,11 @@ export interface Store {
 	/** Records the values; returns those that were already recorded. */
 	record(values: string[]): Promise<string[]>;
 	remove(values: string[]): Promise<void>;
+	/**
+	 * Which of `values` are there, recording none of them: records them (past the store's limit, so
+	 * that no old record is pushed out) and removes at once those that were not there.
+	 */
+	ask(values: string[]): Promise<Set<string>>;
 	/** Claims the values (claim.ts), after warming up the row. */
 	claim(values: string[], waitMs: number): Promise<ClaimResult>;
 	/**
@@ -148,6 +153,12 @@ export function openStore(context: IExecuteFunctions, maxEntries: number): Store
 		});
 	};
 
+	const removeAt = async (values: string[]) =>
+		await storeCall(
+			values.length,
+			async () => await removeProcessed.call(context.helpers, values, 'node', options),
+		);
+
 	/** Before the row's first record: a caller that keeps more than any database holds probes it (capacity.ts). */
 	const roomy = (values: string[]) => ({ ...options, maxEntries: maxEntries + values.length });
 	const room = async () => {
@@ -159,11 +170,7 @@ export function openStore(context: IExecuteFunctions, maxEntries: number): Store
 					// Past maxEntries, so that the probe pushes no old record out of a full row.
 					record: async (values) => await write(values, roomy(values)),
 					readBack: async (values) => await write(values, roomy(values)),
-					remove: async (values) =>
-						await storeCall(
-							values.length,
-							async () => await removeProcessed.call(context.helpers, values, 'node', options),
-						),
+					remove: removeAt,
 				}),
 		);
 	};
@@ -184,11 +191,19 @@ export function openStore(context: IExecuteFunctions, maxEntries: number): Store
 		remove: async (values) =>
 			await serial(async () => {
 				held.disown(values);
-				await storeCall(
-					values.length,
-					async () => await removeProcessed.call(context.helpers, values, 'node', options),
-				);
+				await removeAt(values);
 			}),
+		ask: async (values) => {
+			await room();
+			return await serial(async () => {
+				const asked = [...new Set(values)];
+				if (asked.length === 0) return new Set<string>();
+				const { found } = await write(asked, roomy(asked));
+				const absent = asked.filter((value) => !found.has(value));
+				if (absent.length > 0) await removeAt(absent);
+				return found;
+			});
+		},
 		verify: async () => await held.verify(serial),
 		atomically: async (task) =>
 			await oneAtATime(async () => {

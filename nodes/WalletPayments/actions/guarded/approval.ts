@@ -7,11 +7,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { peekKeys } from '../../../shared/ledger';
+import { peekKeys, type Seen, type SentDay } from '../../../shared/ledger';
 import { type Approval, fingerprintOf } from '../../helpers/approval';
 import { limitsRefusal } from '../../helpers/limits';
 import { majorText } from '../../helpers/units';
 import { type GuardedOperation, moneyOf, prepareItem, type PreparedItem } from './request';
+import { sentFields, sentText } from './send';
 
 const fingerprintOfItems = (items: PreparedItem[]) => fingerprintOf(items.map((i) => i.approved));
 
@@ -81,8 +82,8 @@ export async function previewRun(
 		.map((itemIndex) => prepared.get(itemIndex)!)
 		.filter((p): p is PreparedItem => typeof p !== 'string');
 	const refusal = await limitsRefusal(context, moneyOf(items));
-	const seen = refusal
-		? new Map()
+	const { seen, sent } = refusal
+		? { seen: new Map<string, Seen>(), sent: new Map<string, SentDay>() }
 		: await peekKeys(
 				context,
 				items.map((item) => item.key),
@@ -108,12 +109,13 @@ export async function previewRun(
 			const found = seen.get(entry.key);
 			if (refusal) json = { decision: 'refused', reason: refusal.message, ...row };
 			else if (!entry.allowResend && (repeat || found !== 'new')) {
+				const day = !repeat && found === 'accepted' ? sentFields(sent.get(entry.key)) : {};
 				const reason = repeat
 					? 'an earlier row of this run has the same key: it is sent once'
 					: found === 'accepted'
-						? 'sent by an earlier run; the service accepted it'
+						? `sent by an earlier run${sentText(day)}; the service accepted it`
 						: 'sent by an earlier run with no clear answer: it may have been carried out';
-				json = { decision: 'alreadySubmitted', reason, ...row };
+				json = { decision: 'alreadySubmitted', reason, ...day, ...row };
 			} else {
 				json = {
 					decision: 'send',

@@ -5,6 +5,8 @@ import {
 	KEYS_REMEMBERED,
 	MAX_QUEUE_RUN_ITEMS,
 	MAX_RUN_ITEMS,
+	QUEUE_RECORDS_PER_ITEM,
+	RECORDS_PER_ITEM,
 	openLedger,
 	RecordsLost,
 	runMark,
@@ -56,7 +58,7 @@ export function guardedRun(
 			context.getNode(),
 			`Nothing was sent: ${items.length} items are more than one run of this node may send (${MAX_RUN_ITEMS})`,
 			{
-				description: `The node remembers ${KEYS_REMEMBERED / 2} items so that no re-run sends one twice; one run may use a quarter of that. Split the items over several runs (e.g. with a Loop Over Items node).`,
+				description: `The node remembers ${Math.floor(KEYS_REMEMBERED / RECORDS_PER_ITEM)} items so that no re-run sends one twice; one run may use half of that. Split the items over several runs (e.g. with a Loop Over Items node).`,
 			},
 		);
 	}
@@ -65,14 +67,14 @@ export function guardedRun(
 	const byIndex = new Map(items.map((item) => [item.itemIndex, item]));
 	const sent: number[] = [];
 	let sizeChecked: Promise<void> | undefined;
-	/** Claims keep four records per item (states.ts): a run may send half as many items. */
+	/** Claims keep more records per item (states.ts): a run may send fewer items. */
 	const checkQueueSize = async () => {
 		if (items.length > MAX_QUEUE_RUN_ITEMS && (await ledger.crossWait()) !== undefined) {
 			throw new NodeOperationError(
 				context.getNode(),
 				`Nothing was sent: ${items.length} items are more than one run of this node may send while its records are claims across n8n processes (${MAX_QUEUE_RUN_ITEMS})`,
 				{
-					description: `With claims (the credential's n8n Runs As, unless One Process Only) the node remembers ${KEYS_REMEMBERED / 4} items so that no re-run sends one twice; one run may use half of that. Split the items over several runs (e.g. with a Loop Over Items node).`,
+					description: `With claims (the credential's n8n Runs As, unless One Process Only) the node remembers ${KEYS_REMEMBERED / QUEUE_RECORDS_PER_ITEM} items so that no re-run sends one twice; one run may use half of that. Split the items over several runs (e.g. with a Loop Over Items node).`,
 				},
 			);
 		}

@@ -7,7 +7,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { Ledger, Verdict } from '../../../shared/ledger';
+import type { Ledger, SentDay, Verdict } from '../../../shared/ledger';
 import { alreadySentForAgent, isAgentTool } from '../../helpers/toolDescriptions';
 import { outcomeOf } from '../../transport/errors';
 import { apiRequest } from '../../transport/request';
@@ -54,7 +54,7 @@ async function afterFailure(
 ): Promise<IDataObject> {
 	const outcome = outcomeOf(error);
 	if (outcome === 'alreadySubmitted') {
-		ledger.accepted(item.key);
+		ledger.accepted(item.key, 'earlier');
 		const said = error instanceof Error ? error.message : String(error);
 		return alreadySubmitted(
 			item,
@@ -75,6 +75,20 @@ async function afterFailure(
 	throw new NodeOperationError(context.getNode(), error as Error);
 }
 
+/** When the earlier send was, as output fields: `sentOn` (its day, UTC) or `sentBefore`. */
+export function sentFields(day: SentDay | undefined): IDataObject {
+	if (day?.on !== undefined) return { sentOn: day.on };
+	if (day?.before !== undefined) return { sentBefore: day.before };
+	return {};
+}
+
+export const sentText = (fields: IDataObject) =>
+	fields.sentOn !== undefined
+		? ` on ${String(fields.sentOn)} (UTC)`
+		: fields.sentBefore !== undefined
+			? ` before ${String(fields.sentBefore)} (UTC)`
+			: '';
+
 /** Sends one prepared item whose key was reserved, unless an earlier run sent it; returns its output. */
 export async function sendItem(
 	context: IExecuteFunctions,
@@ -84,18 +98,19 @@ export async function sendItem(
 	onSend: () => void,
 ): Promise<IDataObject> {
 	if (verdict !== 'new' && !item.allowResend) {
+		const day = verdict === 'accepted' ? sentFields(ledger.sentDay(item.key)) : {};
 		const message =
 			verdict === 'concurrent'
 				? `Not sent: another run of this node (in another n8n process) recorded this item at the same moment and sends it. ${RESEND_HOW}`
 				: verdict === 'accepted'
-					? `Not sent again: an earlier run of this node already sent this item and the service accepted it. ${RESEND_HOW}`
+					? `Not sent again: an earlier run of this node already sent this item${sentText(day)} and the service accepted it. ${RESEND_HOW}`
 					: 'Not sent again: an earlier run of this node sent this item but got no clear answer (a timeout, an HTTP 5xx, or the run was stopped), so it may have been carried out. Check with Transaction → Get or in the service’s dashboard; only if it was not, run it again with Duplicate Protection → Allow Resend.';
 		const outcome = verdict === 'concurrent' ? 'unknown' : verdict;
 		// An AI agent reads the message: first what it means for it, in plain words.
 		const said = isAgentTool(context) ? `${alreadySentForAgent(outcome)} ${message}` : message;
 		return alreadySubmitted(
 			item,
-			{ sent: false, outcome, message: said },
+			{ sent: false, outcome, ...day, message: said },
 			await existingRecord(context, item),
 		);
 	}
