@@ -270,6 +270,9 @@ describeE2E('an AI agent pays only what a person approved, once (agent-payouts-w
 		);
 		expect(payouts()).toEqual(before);
 		line('over-limit', payouts().records.length - before.records.length, 1);
+		// Issue #31's proof line for this case, beside the other payment controls (controls.e2e.test.ts).
+		const sent = payouts().records.length - before.records.length;
+		process.stdout.write(`controls[the agent tool over a limit]: ${sent} sent, ${1 - sent} refused; the agent was told "${/Nothing was sent[^"]*/.exec(told)?.[0] ?? told}"\n`);
 	});
 
 	it('sends nothing when the payee the reviewer read is not the saved beneficiary paid, even approved', async () => {
