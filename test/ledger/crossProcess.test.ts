@@ -38,26 +38,3 @@ describe('n8n Runs As: claims unless one process is chosen', () => {
 		expect(await crossProcessWait(contextWith({ claimWaitMs: 'soon' }))).toBe(DEFAULT_CLAIM_WAIT_MS);
 	});
 });
-
-describe("reading the credential while n8n's pool is full (a burst at its default pool of 2)", () => {
-	const poolTimeout = () => new Error('timeout exceeded when trying to connect');
-
-	test('read again after a pool timeout, 1 s later; another error is not', async () => {
-		jest.useFakeTimers();
-		try {
-			const getCredentials = jest.fn().mockRejectedValueOnce(poolTimeout()).mockResolvedValueOnce({ claimWaitMs: 5000 });
-			const wait = crossProcessWait({ getCredentials } as unknown as IExecuteFunctions);
-			await jest.advanceTimersByTimeAsync(999);
-			expect(getCredentials).toHaveBeenCalledTimes(1);
-			await jest.advanceTimersByTimeAsync(1);
-			await expect(wait).resolves.toBe(5000);
-			expect(getCredentials).toHaveBeenCalledTimes(2);
-
-			const refused = jest.fn().mockRejectedValue(new Error('Credential with ID "1" does not exist'));
-			await expect(crossProcessWait({ getCredentials: refused } as unknown as IExecuteFunctions)).rejects.toThrow('does not exist');
-			expect(refused).toHaveBeenCalledTimes(1);
-		} finally {
-			jest.useRealTimers();
-		}
-	});
-});

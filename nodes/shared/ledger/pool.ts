@@ -2,8 +2,8 @@
  * n8n's database pool giving no connection in time (node-postgres: "timeout exceeded when trying
  * to connect", after DB_POSTGRESDB_CONNECTION_TIMEOUT, 20 s): the call never reached the
  * database, so it is safe to make again, whatever it was. Measured in queue mode at n8n's default
- * pool of 2 connections: 300 deliveries at once failed trigger runs on this error, at their
- * record and at reading the credential, losing their events.
+ * pool of 2 connections: 300 deliveries at once failed trigger runs on this error at their
+ * record, losing their events.
  */
 import { sleep } from 'n8n-workflow';
 
