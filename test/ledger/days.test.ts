@@ -5,7 +5,7 @@
  * Looking records nothing.
  */
 import { DAYS_ASKED } from '../../nodes/shared/ledger/days';
-import { aProcess, type Ledger, settled, StoreDouble } from './storeDouble';
+import { freshEachTest, type Ledger, settled, StoreDouble } from './storeDouble';
 
 const none = new Set<string>();
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -15,12 +15,10 @@ let store: StoreDouble;
 let ledgers: Ledger;
 let runs = 0;
 
-beforeEach(async () => {
-	jest.useFakeTimers({ now: START });
-	store = new StoreDouble();
-	ledgers = await aProcess();
-});
-afterEach(() => jest.useRealTimers());
+freshEachTest((fresh, inProcess) => {
+	store = fresh;
+	ledgers = inProcess;
+}, { now: START });
 
 /** A run of the node (a mark of its own, as a new trigger output gives) that sends `keys`; `accept` those the service accepted. */
 async function sendRun(keys: string[], accepted: string[] = keys, resend: string[] = []) {

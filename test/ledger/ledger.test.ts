@@ -12,7 +12,7 @@
  */
 import { DAYS_LOOKED } from '../../nodes/shared/ledger/days';
 import { VERIFY_AFTER_MS } from '../../nodes/shared/ledger/verify';
-import { aProcess, isToken, type Ledger, settled, StoreDouble } from './storeDouble';
+import { freshEachTest, isToken, type Ledger, settled, StoreDouble } from './storeDouble';
 
 const MARK = 'n8n-run:first';
 const LATER = 'n8n-run:later';
@@ -24,12 +24,10 @@ const recordsOf = (key: string) => [key, `${key}#accepted`, `${key}#claimed`, `$
 let store: StoreDouble;
 let ledgers: Ledger;
 
-beforeEach(async () => {
-	jest.useFakeTimers({ now: 0 });
-	store = new StoreDouble();
-	ledgers = await aProcess();
+freshEachTest((fresh, inProcess) => {
+	store = fresh;
+	ledgers = inProcess;
 });
-afterEach(() => jest.useRealTimers());
 
 const oneProcess = (mark = MARK) => ledgers.openLedger(store.context(), mark);
 const queueMode = (mark = MARK, mode = 'trigger') =>

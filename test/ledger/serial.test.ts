@@ -5,7 +5,7 @@
  * one after another: two claims of one event in one merged write must not both find it new.
  */
 import { mergedWrite, oneAtATime, type Written } from '../../nodes/shared/ledger/serial';
-import { aProcess, isToken, type Ledger, settled, StoreDouble } from './storeDouble';
+import { freshEachTest, isToken, type Ledger, settled, StoreDouble } from './storeDouble';
 
 const WAIT = 100;
 
@@ -73,12 +73,10 @@ describe('a burst of trigger events on one worker (queue mode, the store double)
 	let store: StoreDouble;
 	let ledgers: Ledger;
 
-	beforeEach(async () => {
-		jest.useFakeTimers({ now: 0 });
-		store = new StoreDouble();
-		ledgers = await aProcess();
+	freshEachTest((fresh, inProcess) => {
+		store = fresh;
+		ledgers = inProcess;
 	});
-	afterEach(() => jest.useRealTimers());
 
 	const byKind = () => {
 		const counts: Record<string, number> = {};

@@ -4,19 +4,17 @@
  * one of n8n's pool connections twice). Printed as `store-calls[<case>]: …` lines; the counts
  * are asserted, so a change that adds calls shows here.
  */
-import { aProcess, type Ledger, settled, StoreDouble } from './storeDouble';
+import { freshEachTest, type Ledger, settled, StoreDouble } from './storeDouble';
 
 const WAIT = 100;
 
 let store: StoreDouble;
 let ledgers: Ledger;
 
-beforeEach(async () => {
-	jest.useFakeTimers({ now: 0 });
-	store = new StoreDouble();
-	ledgers = await aProcess({ markOnReserve: false });
-});
-afterEach(() => jest.useRealTimers());
+freshEachTest((fresh, inProcess) => {
+	store = fresh;
+	ledgers = inProcess;
+}, { markOnReserve: false });
 
 const credential = (queueMode: boolean) => (queueMode ? { queueMode, claimWaitMs: WAIT } : {});
 const byKind = () => {

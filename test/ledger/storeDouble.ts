@@ -254,6 +254,21 @@ function sendingAtOnce(module: Ledger): Ledger {
 }
 let loading: Promise<unknown> = Promise.resolve();
 
+/**
+ * Before each test of the file (or describe block): jest's fake timers from `now`, an empty store
+ * double and the ledger of one n8n process (aProcess), handed to `use`; real timers after it.
+ */
+export function freshEachTest(
+	use: (store: StoreDouble, ledgers: Ledger) => void,
+	{ now = 0, markOnReserve = true } = {},
+): void {
+	beforeEach(async () => {
+		jest.useFakeTimers({ now });
+		use(new StoreDouble(), await aProcess({ markOnReserve }));
+	});
+	afterEach(() => jest.useRealTimers());
+}
+
 /** With jest's fake timers: runs timers, one at a time, until `promise` settles. */
 export async function settled<T>(promise: Promise<T>): Promise<T> {
 	let done = false;

@@ -5,7 +5,7 @@
  * another run that is not a Retry, are not taken over.
  */
 import { FRESH_CLAIM_WAITS, takeoverWaitMs } from '../../nodes/shared/ledger/takeover';
-import { aProcess, isToken, type Ledger, settled, StoreDouble } from './storeDouble';
+import { aProcess, freshEachTest, isToken, type Ledger, settled, StoreDouble } from './storeDouble';
 
 const WAIT = 100;
 const TAKEOVER = takeoverWaitMs(WAIT);
@@ -15,12 +15,10 @@ const none = new Set<string>();
 let store: StoreDouble;
 let ledgers: Ledger;
 
-beforeEach(async () => {
-	jest.useFakeTimers({ now: 0 });
-	store = new StoreDouble();
-	ledgers = await aProcess();
+freshEachTest((fresh, inProcess) => {
+	store = fresh;
+	ledgers = inProcess;
 });
-afterEach(() => jest.useRealTimers());
 
 const open = (mode: string, modules = ledgers, process = 'A') =>
 	modules.openLedger(store.context({ process, queueMode: true, claimWaitMs: WAIT, mode }), RETRY);

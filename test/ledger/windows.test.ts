@@ -7,19 +7,17 @@ import { spawnSync } from 'child_process';
 import path from 'path';
 
 import { CLAIM_CHUNK, MAX_WINDOW, RUN_SHARE, SLOW_CALL_MS, SLOW_CALLS, STORE_MS_PER_ITEM } from '../../nodes/shared/ledger/windows';
-import { aProcess, isPending, type Ledger, settled, StoreDouble } from './storeDouble';
+import { freshEachTest, isPending, type Ledger, settled, StoreDouble } from './storeDouble';
 
 const WAIT = 100;
 
 let store: StoreDouble;
 let ledgers: Ledger;
 
-beforeEach(async () => {
-	jest.useFakeTimers({ now: 0 });
-	store = new StoreDouble();
-	ledgers = await aProcess({ markOnReserve: false });
-});
-afterEach(() => jest.useRealTimers());
+freshEachTest((fresh, inProcess) => {
+	store = fresh;
+	ledgers = inProcess;
+}, { markOnReserve: false });
 
 const keyOf = (index: number) => `item-${index}`;
 const itemsOf = (keys: string[], allowResend = false) => keys.map((key, itemIndex) => ({ itemIndex, key, allowResend }));

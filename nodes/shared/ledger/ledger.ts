@@ -61,9 +61,10 @@ export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
 	/** Queue mode: keys reserved for this run to send, not yet marked sending, with when their claim held. */
 	const sendingDue = new Map<string, number>();
 	let executionNamed = false;
-	const findDays = dayFinder(store);
-	const sentDays = new Map<string, SentDay>();
 	let repeatsExecution = false;
+	const findDays = dayFinder(store);
+	/** Keys this run found accepted before: when they were sent. */
+	const sentDays = new Map<string, SentDay>();
 
 	const reserve = async (keys: string[], resend: ReadonlySet<string>, written?: () => void) => {
 		const wait = await crossWait();

@@ -188,11 +188,7 @@ export function failures(executions: ApiExecution[]): Array<[string, string, str
 			const failed = Object.entries(runData).find(([, runs]) => runs.some((run) => run.error));
 			const error = failed?.[1].find((run) => run.error)?.error;
 			const top = (e.data?.resultData as { error?: { message?: string } } | undefined)?.error;
-			// Where in this package it failed, if it did: the first frame of its dist/ in the stack.
-			const stack = (error as { stack?: string } | undefined)?.stack ?? '';
-			const where = /n8n-nodes-wallet-payments\/dist\/([^\s):]+:\d+)/.exec(stack)?.[1];
-			const message = `${e.status}: ${error?.message ?? top?.message ?? '(no error recorded)'} ${error?.description ?? ''}`.trim();
-			return [e.id, failed?.[0] ?? '', where ? `${message} (at ${where})` : message];
+			return [e.id, failed?.[0] ?? '', `${e.status}: ${error?.message ?? top?.message ?? '(no error recorded)'} ${error?.description ?? ''}`.trim()];
 		});
 }
 

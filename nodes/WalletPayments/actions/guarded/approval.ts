@@ -109,13 +109,13 @@ export async function previewRun(
 			const found = seen.get(entry.key);
 			if (refusal) json = { decision: 'refused', reason: refusal.message, ...row };
 			else if (!entry.allowResend && (repeat || found !== 'new')) {
-				const day = !repeat && found === 'accepted' ? sentFields(sent.get(entry.key)) : {};
+				const day = !repeat && found === 'accepted' ? sent.get(entry.key) : undefined;
 				const reason = repeat
 					? 'an earlier row of this run has the same key: it is sent once'
 					: found === 'accepted'
 						? `sent by an earlier run${sentText(day)}; the service accepted it`
 						: 'sent by an earlier run with no clear answer: it may have been carried out';
-				json = { decision: 'alreadySubmitted', reason, ...day, ...row };
+				json = { decision: 'alreadySubmitted', reason, ...sentFields(day), ...row };
 			} else {
 				json = {
 					decision: 'send',

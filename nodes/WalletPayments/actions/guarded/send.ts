@@ -82,11 +82,12 @@ export function sentFields(day: SentDay | undefined): IDataObject {
 	return {};
 }
 
-export const sentText = (fields: IDataObject) =>
-	fields.sentOn !== undefined
-		? ` on ${String(fields.sentOn)} (UTC)`
-		: fields.sentBefore !== undefined
-			? ` before ${String(fields.sentBefore)} (UTC)`
+/** The same in words, for a message: " on 2026-10-26 (UTC)", or nothing. */
+export const sentText = (day: SentDay | undefined) =>
+	day?.on !== undefined
+		? ` on ${day.on} (UTC)`
+		: day?.before !== undefined
+			? ` before ${day.before} (UTC)`
 			: '';
 
 /** Sends one prepared item whose key was reserved, unless an earlier run sent it; returns its output. */
@@ -98,7 +99,7 @@ export async function sendItem(
 	onSend: () => void,
 ): Promise<IDataObject> {
 	if (verdict !== 'new' && !item.allowResend) {
-		const day = verdict === 'accepted' ? sentFields(ledger.sentDay(item.key)) : {};
+		const day = verdict === 'accepted' ? ledger.sentDay(item.key) : undefined;
 		const message =
 			verdict === 'concurrent'
 				? `Not sent: another run of this node (in another n8n process) recorded this item at the same moment and sends it. ${RESEND_HOW}`
@@ -110,7 +111,7 @@ export async function sendItem(
 		const said = isAgentTool(context) ? `${alreadySentForAgent(outcome)} ${message}` : message;
 		return alreadySubmitted(
 			item,
-			{ sent: false, outcome, ...day, message: said },
+			{ sent: false, outcome, ...sentFields(day), message: said },
 			await existingRecord(context, item),
 		);
 	}
