@@ -6,7 +6,8 @@
  *   what a reservation writes, and what a later run reads from it;
  * - the run mark (book.ts): once found, if it is gone, n8n dropped the row's oldest records (its
  *   `maxEntries`): the run writes what it made or found again, and a reservation with keys fails
- *   with RecordsLost;
+ *   with RecordsLost; in queue mode not when a record made after the mark is gone too (another
+ *   process's stale write-back took both);
  * - verify() in queue mode (verify.ts): a record another process's stale write-back dropped is
  *   found missing once VERIFY_AFTER_MS old, written again, and checked again.
  */
@@ -313,6 +314,29 @@ describe('the run mark', () => {
 		await settled(retry.reserve(['k1'], none));
 		store.dropOldest(1);
 		await expect(settled(retry.reserve(['k2'], none))).rejects.toThrow(ledgers.RecordsLost);
+	});
+
+	test('queue mode: a stale write-back took the mark and every later record (the witness too): written again, and the run goes on', async () => {
+		store.seed(['other']);
+		const ledger = queueMode();
+		await expect(reserve(ledger, ['k1'])).resolves.toEqual({ k1: 'new' });
+		await expect(reserve(ledger, ['k2'])).resolves.toEqual({ k2: 'new' }); // finds the mark
+		// Another process's call read the row before this run's first write and writes it back now.
+		store.rows.set('wf-1|node-1', ['other', 'other-process-value']);
+		await expect(reserve(ledger, ['k3'])).resolves.toEqual({ k3: 'new' });
+		expect(store.row()).toEqual(expect.arrayContaining([MARK, 'k1', 'k1#claimed', 'k2', 'k2#claimed', 'k3', 'k3#claimed', 'other-process-value']));
+	});
+
+	test('queue mode: the mark gone but a later record (the witness) still there: n8n’s limit dropped it, RecordsLost', async () => {
+		const ledger = queueMode();
+		await settled(ledger.reserve(['k1'], none));
+		await settled(ledger.reserve(['k2'], none)); // finds the mark; k2 and k2#claimed come after it
+		const row = store.row();
+		store.dropOldest(row.indexOf('k2')); // the oldest values, as the limit drops them: up to k2
+		expect(store.row()).not.toContain(MARK);
+		expect(store.row()).toContain('k2#claimed');
+		await expect(settled(ledger.reserve(['k3'], none))).rejects.toThrow(ledgers.RecordsLost);
+		expect(store.row()).toEqual(expect.arrayContaining([MARK, 'k1', 'k1#claimed', 'k2', 'k2#claimed']));
 	});
 
 	test('a run without a mark (no origin) cannot tell, and goes on', async () => {

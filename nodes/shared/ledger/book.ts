@@ -37,6 +37,8 @@ export function openBook(context: IExecuteFunctions, mark?: string) {
 	/** Every record this run made or found (keys and markers), less those it removed. */
 	const kept = new Set<string>();
 	let markHeld = false;
+	/** A value this run added at or after the mark's latest addition (markLostTo). */
+	let witness: string | undefined;
 
 	/** Records `keys` (with the accepted markers so far, and a claim token): what was there. */
 	const recordWith = async (keys: string[], token?: string) => {
@@ -55,17 +57,35 @@ export function openBook(context: IExecuteFunctions, mark?: string) {
 		for (const value of [...keys, ...marks]) kept.add(value);
 		if (mark !== undefined) {
 			if (markHeld && !found.has(mark)) {
-				// Older records of this data are gone: this run's own, and those it found, are written
-				// again; what it has not reached yet cannot be known, so it sends nothing more.
-				await store.record([...kept]);
-				if (keys.length > 0)
+				// This run's own records, and those it found, are written again. If n8n's limit dropped
+				// them, older records of this data may be gone too: what the run has not reached yet
+				// cannot be known, so it sends nothing more.
+				const present = new Set(await store.record([...kept]));
+				if (keys.length > 0 && (await markLostTo(present)) === 'limit')
 					throw new RecordsLost(
 						'n8n’s de-duplication store dropped this node’s oldest records while this run was being sent',
 					);
 			}
 			markHeld ||= found.has(mark);
+			// Only what this call added after the mark is newer than the mark's latest addition.
+			if (!found.has(mark)) witness = undefined;
+			witness = keys.filter((key) => !found.has(key)).at(-1) ?? witness;
 		}
 		return found;
+	};
+	/**
+	 * What took the mark: n8n's limit drops the oldest values first, so with the mark gone a key
+	 * added after it (the witness) is gone too only if the limit dropped 620,000 newer values since
+	 * the witness's call. In queue mode another process's call that read the row before the mark's
+	 * latest addition and wrote it back since takes both (a write-back, which the records just
+	 * written again undo): that is the verdict when the witness is gone as well. Otherwise, and in
+	 * one process (no other process writes back), the limit. docs/ledger.md, "The run's mark".
+	 */
+	const markLostTo = async (present: Set<string>) => {
+		if (witness === undefined || !kept.has(witness) || present.has(witness)) return 'limit';
+		return (await (waitSetting ??= crossProcessWait(context))) === undefined
+			? 'limit'
+			: 'write-back';
 	};
 	/** The key and its markers go with the next store call. */
 	const forget = (key: string) => {
