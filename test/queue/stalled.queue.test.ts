@@ -17,7 +17,7 @@
  * step 2: the `unknown` rows looked up in the service (the sandbox's record), those not carried
  * out run again with Allow Resend. Every payee paid exactly once.
  *
- *   queue[stalled job re-run by n8n, killed as the 30th payout arrived]: {...}
+ *   queue[stalled job re-run by n8n, killed as the 30th payout arrived,<config>]: {...}
  */
 import { DEFAULT_ITEMS_PER_BATCH } from '../../nodes/WalletPayments/helpers/fields';
 import { DEFAULT_CLAIM_WAIT_MS, takeoverWaitMs } from '../../nodes/shared/ledger';
@@ -43,6 +43,7 @@ import {
 	webhookNode,
 	type QueueStack,
 } from './support/queue';
+import { queueLabel } from './support/config';
 
 const PAYEES = 100;
 const KILL_AFTER = 30;
@@ -156,7 +157,7 @@ describeQueue('n8n 1.x re-runs a job whose worker died: nothing sent twice', () 
 		outcome.finalPaid = paidTimes(sandbox, ids);
 		recordResults('stalledRerun', outcome);
 		lines.push(
-			`queue[stalled job re-run by n8n, killed as the ${KILL_AFTER}th payout arrived]: ${JSON.stringify(outcome)}`,
+			`${queueLabel(`stalled job re-run by n8n, killed as the ${KILL_AFTER}th payout arrived`)}: ${JSON.stringify(outcome)}`,
 		);
 
 		expect(execution.status).toBe('success');

@@ -2,9 +2,9 @@
  * Queue mode under load (issue #17, case 2, and the "Scaling" figures): production webhooks sent
  * to the webhook processor, executions run by the workers, money counted in the sandbox.
  *
- *   queue[50 webhook runs × 10 payees]: …
- *   queue[store calls, 2 workers, 50 runs at once]: … (the claim wait's assumption, issue #24)
- *   queue[25 bodies × 2 calls at once, 10 payees each]: … (issue #24)
+ *   queue[50 webhook runs × 10 payees,<config>]: …
+ *   queue[store calls, 2 workers, 50 runs at once,<config>]: … (the claim wait's assumption, issue #24)
+ *   queue[25 bodies × 2 calls at once, 10 payees each,<config>]: … (issue #24)
  *
  * The throughput figures (100 one-payee runs on 2 workers, then on 1) are a benchmark, not a
  * test: `npm run bench:queue` (throughput.bench.ts).
@@ -31,6 +31,7 @@ import {
 	type Payee,
 	type QueueStack,
 } from './support/queue';
+import { queueLabel } from './support/config';
 
 const BATCH_WORKFLOW = 'WalletQueueBatch';
 const BATCH_PATH = 'queue-batch';
@@ -79,7 +80,7 @@ describeQueue('queue mode under load: concurrent production webhooks on two work
 		for (const e of executions) byStatus[e.status] = (byStatus[e.status] ?? 0) + 1;
 		const workers = stack!.n8n.workersOf(executions.map((e) => e.id));
 		lines.push(
-			`queue[${RUNS} webhook runs × ${PAYEES_PER_RUN} payees]: ${executions.length} executions ${JSON.stringify(byStatus)}, ` +
+			`${queueLabel(`${RUNS} webhook runs × ${PAYEES_PER_RUN} payees`)}: ${executions.length} executions ${JSON.stringify(byStatus)}, ` +
 				`payees paid {times: payees} ${JSON.stringify(paid)}, executions per worker ${JSON.stringify(workers)}`,
 		);
 		results.concurrentRuns = { runs: RUNS, payeesPerRun: PAYEES_PER_RUN, executions: executions.length, byStatus, payeesPaidTimes: paid, executionsPerWorker: workers };
@@ -104,7 +105,7 @@ describeQueue('queue mode under load: concurrent production webhooks on two work
 		const at = (q: number) => times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)];
 		const calls = { calls: times.length, p50: at(0.5), p99: at(0.99), p999: at(0.999), max: times[times.length - 1], claimWaitMs: DEFAULT_CLAIM_WAIT_MS };
 		lines.push(
-			`queue[store calls, 2 workers, ${RUNS} runs at once]: ${calls.calls} calls, p50 ${calls.p50} ms, p99 ${calls.p99} ms, p99.9 ${calls.p999} ms, max ${calls.max} ms; ` +
+			`${queueLabel(`store calls, 2 workers, ${RUNS} runs at once`)}: ${calls.calls} calls, p50 ${calls.p50} ms, p99 ${calls.p99} ms, p99.9 ${calls.p999} ms, max ${calls.max} ms; ` +
 				`the claim wait (${DEFAULT_CLAIM_WAIT_MS} ms) assumes under ${2 * DEFAULT_CLAIM_WAIT_MS} ms, held here under ${DEFAULT_CLAIM_WAIT_MS} ms`,
 		);
 		results.storeCalls = calls;
@@ -137,7 +138,7 @@ describeQueue('queue mode under load: concurrent production webhooks on two work
 		const paid = paidTimes(sandbox, payees.map((p) => p.beneficiaryId));
 		const skipped = executions.flatMap((e) => (e.data?.resultData.runData.Pay?.[0]?.data?.main[0] ?? []).map((item) => item.json)).filter((json) => json.alreadySubmitted).length;
 		lines.push(
-			`queue[the same ${RUNS} batches again, at once]: store kept ${kept} records after the first round (${written} written once, ${kept - written} claim attempts made again); ` +
+			`${queueLabel(`the same ${RUNS} batches again, at once`)}: store kept ${kept} records after the first round (${written} written once, ${kept - written} claim attempts made again); ` +
 				`${skipped} of ${payees.length} rows skipped as already submitted; payees paid {times: payees} ${JSON.stringify(paid)}`,
 		);
 		results.redelivered = { recordsKept: kept, recordsWritten: written, rowsSkipped: skipped, rows: payees.length, payeesPaidTimes: paid };
@@ -171,7 +172,7 @@ describeQueue('queue mode under load: concurrent production webhooks on two work
 			return pair.length === 2 && n8n.ranOn.get(pair[0].id) === n8n.ranOn.get(pair[1].id);
 		}).length;
 		lines.push(
-			`queue[${DOUBLE_BODIES} bodies × 2 calls at once, ${PAYEES_PER_RUN} payees each]: ${executions.length} executions, ${sent} rows sent, ${skipped} already submitted, ` +
+			`${queueLabel(`${DOUBLE_BODIES} bodies × 2 calls at once, ${PAYEES_PER_RUN} payees each`)}: ${executions.length} executions, ${sent} rows sent, ${skipped} already submitted, ` +
 				`pairs on the same worker ${sameWorker}; payees paid {times: payees} ${JSON.stringify(paid)}`,
 		);
 		results.doubleBodies = { bodies: DOUBLE_BODIES, executions: executions.length, sent, skipped, pairsOnSameWorker: sameWorker, payeesPaidTimes: paid };

@@ -8,7 +8,7 @@
  * (issue #24). Then the webhook processors restart (their in-process tables are empty) and the
  * same deliveries come again.
  *
- *   queue[<case>]: <executions> executions for <events> events, <n> went past the trigger, payouts …
+ *   queue[<case>,<config>]: <executions> executions for <events> events, <n> went past the trigger, payouts …
  *
  * Then 50 new events × 3 copies while every second run n8n starts fails after the trigger saw
  * its delivery (500; a fault injected into n8n's database): each delivery not answered 2xx is
@@ -38,6 +38,7 @@ import {
 	storeEntries,
 	type QueueStack,
 } from './support/queue';
+import { queueLabel } from './support/config';
 
 const WORKFLOW_ID = 'WalletQueueDedup';
 const WEBHOOK_ID = randomUUID();
@@ -136,7 +137,7 @@ describeQueue('Wallet Payments Trigger de-duplication in queue mode (2 webhook p
 		const kept = storeEntries(n8n, WORKFLOW_ID);
 		const result = { executions: fresh.length, wentPastTrigger: passed.length, eventsByTimesPassed: perEvent, payeesPaidTimes: paid, storeRecords: kept, failed: failures(fresh) };
 		lines.push(
-			`queue[${label}]: ${fresh.length} executions for ${events.length} events (${events.length * COPIES} deliveries), ${passed.length} went past the trigger, ` +
+			`${queueLabel(label)}: ${fresh.length} executions for ${events.length} events (${events.length * COPIES} deliveries), ${passed.length} went past the trigger, ` +
 				`payouts per event {times: events} ${JSON.stringify(paid)}; records in n8n's store per node ${JSON.stringify(Object.values(kept))}`,
 		);
 		return result;

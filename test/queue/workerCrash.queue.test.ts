@@ -16,7 +16,7 @@
  * come back; a window marked sending in that moment may not have left). Both Retries run at the
  * same time, so the suite waits one takeover wait, not two.
  *
- *   queue[worker killed, save progress <off|on>, killed <moment>]: …
+ *   queue[worker killed, save progress <off|on>, killed <moment>,<config>]: …
  */
 import { DEFAULT_ITEMS_PER_BATCH } from '../../nodes/WalletPayments/helpers/fields';
 import { DEFAULT_CLAIM_WAIT_MS, takeoverWaitMs } from '../../nodes/shared/ledger';
@@ -24,6 +24,7 @@ import { stopStack, type ApiExecution } from '../e2e/support/e2e';
 import type { WorkflowJson } from '../e2e/support/n8n';
 import { chain } from '../e2e/support/workflow';
 import { describeQueue, failures, paidTimes, payeeMaker, payeePayout, payeeRows, payoutsPerBeneficiary, postJson, recordResults, resendNotCarriedOut, settledExecutions, sleep, startQueueStack, webhookNode, type Payee, type QueueStack } from './support/queue';
+import { queueLabel } from './support/config';
 
 const PAYEES = 100;
 const KILL_AFTER = 30;
@@ -180,7 +181,7 @@ describeQueue('a worker killed in the middle of a payout run, then the documente
 			const final = paidTimes(sandbox, ids);
 			outcome.finalPaid = final;
 			results[`saveProgress${scenario.saveProgress ? 'On' : 'Off'}`] = outcome;
-			lines.push(`queue[worker killed, ${label(scenario)}]: ${JSON.stringify(outcome)}`);
+			lines.push(`${queueLabel(`worker killed, ${label(scenario)}`)}: ${JSON.stringify(outcome)}`);
 
 			// What the user sees: every payee the killed run paid is marked already submitted;
 			// "accepted" only for payees it did pay; the others marked are "unknown": their request

@@ -70,6 +70,8 @@ export interface WorkflowJson {
 /** One node's run inside an execution, as n8n stores it. */
 export interface NodeRun {
 	startTime: number;
+	/** n8n's own time of the node's run (ms). */
+	executionTime?: number;
 	executionStatus?: string;
 	error?: { message: string; description?: string; httpCode?: string; [key: string]: unknown };
 	data?: { main: Array<Array<{ json: Record<string, unknown>; pairedItem?: unknown }> | null> };

@@ -28,6 +28,7 @@ import * as http from 'http';
 import { freePorts } from '../../e2e/support/ports';
 import { groupAlive, spawnOwned, stopGroup } from '../../e2e/support/processes';
 import { N8n, type CliResult, type ExecutionResult, type N8nOptions } from '../../e2e/support/n8n';
+import { poolSize, queueLabel } from './config';
 import { psql } from './services';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -72,12 +73,10 @@ export function queueEnv(services: QueueServices, database: string, prefix: stri
 		DB_POSTGRESDB_DATABASE: database,
 		DB_POSTGRESDB_USER: 'postgres',
 		DB_POSTGRESDB_PASSWORD: '',
-		// n8n's default pool of 2 connections per process: a webhook processor under hundreds of
-		// simultaneous requests then answers 500/503 ("Database is not ready!"), measured. The
-		// README recommends 10; WALLET_QUEUE_POOL_SIZE=default leaves n8n's own default.
-		...(process.env.WALLET_QUEUE_POOL_SIZE === 'default'
-			? {}
-			: { DB_POSTGRESDB_POOL_SIZE: process.env.WALLET_QUEUE_POOL_SIZE ?? '10' }),
+		// n8n's default pool of 2 connections per process (WALLET_QUEUE_CONFIG=defaults): a webhook
+		// processor under hundreds of simultaneous requests then answers 500/503 ("Database is not
+		// ready!"), measured. The README recommends 10 (config.ts).
+		...(poolSize() === undefined ? {} : { DB_POSTGRESDB_POOL_SIZE: poolSize() }),
 		EXECUTIONS_MODE: 'queue',
 		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
 		QUEUE_BULL_REDIS_PORT: String(services.redisPort),
@@ -464,7 +463,7 @@ export class QueueN8n extends N8n {
 	/**
 	 * Stops everything and drops the database; before that, checks that every execution in the
 	 * database ran on a worker (throws otherwise, after cleaning up) and prints one line:
-	 *   queue[<label>]: <n> executions, <n> run by a worker (worker1: a, worker2: b), 0 not
+	 *   queue[<label>,<config>]: <n> executions, <n> run by a worker (worker1: a, worker2: b), 0 not
 	 */
 	override async dispose(): Promise<void> {
 		let problem: string | undefined;
@@ -477,7 +476,7 @@ export class QueueN8n extends N8n {
 				const notOnWorker = executions.filter((e) => !this.ranOn.has(e.id));
 				const counts = Object.entries(this.workerCounts()).map(([name, n]) => `${name}: ${n}`).join(', ');
 				process.stdout.write(
-					`\nqueue[${this.summaryLabel()}]: ${executions.length} executions, ${executions.length - notOnWorker.length} run by a worker (${counts}), ${notOnWorker.length} not\n`,
+					`\n${queueLabel(this.summaryLabel())}: ${executions.length} executions, ${executions.length - notOnWorker.length} run by a worker (${counts}), ${notOnWorker.length} not\n`,
 				);
 				if (notOnWorker.length > 0) problem = `Executions not run by a worker: ${JSON.stringify(notOnWorker)}`;
 			}
