@@ -30,6 +30,8 @@ export type Book = ReturnType<typeof openBook>;
 export function openBook(context: IExecuteFunctions, mark?: string) {
 	const store = openStore(context, KEYS_REMEMBERED);
 	let waitSetting: Promise<number | undefined> | undefined;
+	/** The claim wait when several n8n processes share the store (queue mode), else undefined. */
+	const crossWait = async () => await (waitSetting ??= crossProcessWait(context));
 	const toMarkAccepted = new Set<string>();
 	/** Keys accepted since the last call, with the day (days.ts). */
 	const toDate = new Map<string, string>();
@@ -83,9 +85,7 @@ export function openBook(context: IExecuteFunctions, mark?: string) {
 	 */
 	const markLostTo = async (present: Set<string>) => {
 		if (witness === undefined || !kept.has(witness) || present.has(witness)) return 'limit';
-		return (await (waitSetting ??= crossProcessWait(context))) === undefined
-			? 'limit'
-			: 'write-back';
+		return (await crossWait()) === undefined ? 'limit' : 'write-back';
 	};
 	/** The key and its markers go with the next store call. */
 	const forget = (key: string) => {
@@ -106,8 +106,7 @@ export function openBook(context: IExecuteFunctions, mark?: string) {
 		store,
 		kept,
 		toForget,
-		/** The claim wait when several n8n processes share the store (queue mode), else undefined. */
-		crossWait: async () => await (waitSetting ??= crossProcessWait(context)),
+		crossWait,
 		recordWith,
 		/** `now`: accepted now, so its day is recorded; `earlier`: refused as done before, day unknown. */
 		accepted: (key: string, when: 'now' | 'earlier' = 'now') => {
