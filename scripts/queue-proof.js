@@ -12,9 +12,11 @@
  * the proof holds when every run of every configuration passed. Builds first (`npm run build`).
  * Each run takes about 12 minutes on 2 cores.
  */
-const { spawn, spawnSync } = require('child_process');
+const { spawnSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
+
+const { runNode } = require('./run-node');
 
 const ROOT = path.resolve(__dirname, '..');
 const JEST = require.resolve('jest/bin/jest', { paths: [ROOT] });
@@ -35,27 +37,14 @@ function run(config, round) {
 	fs.rmSync(path.join(ROOT, results), { force: true });
 	const started = Date.now();
 	process.stdout.write(`\n=== round ${round}, ${config}\n`);
-	return new Promise((resolve) => {
-		const child = spawn(process.execPath, [JEST, '--config', 'jest.queue.config.js'], {
-			cwd: ROOT,
-			stdio: 'inherit',
-			env: {
-				...process.env,
-				WALLET_QUEUE_CONFIG: config,
-				WALLET_QUEUE_E2E: '0',
-				WALLET_QUEUE_WAVE: '100',
-				WALLET_QUEUE_RESULTS: results,
-			},
-		});
-		const forward = (signal) => child.kill(signal);
-		process.on('SIGINT', forward);
-		process.on('SIGTERM', forward);
-		child.on('close', (code, signal) => {
-			process.removeListener('SIGINT', forward);
-			process.removeListener('SIGTERM', forward);
-			resolve({ config, round, passed: code === 0, how: signal ?? code, seconds: Math.round((Date.now() - started) / 1000) });
-		});
-	});
+	const env = { ...process.env, WALLET_QUEUE_CONFIG: config, WALLET_QUEUE_E2E: '0', WALLET_QUEUE_WAVE: '100', WALLET_QUEUE_RESULTS: results };
+	return runNode([JEST, '--config', 'jest.queue.config.js'], { cwd: ROOT, stdio: 'inherit', env }).then(({ code, signal }) => ({
+		config,
+		round,
+		passed: code === 0,
+		how: signal ?? code,
+		seconds: Math.round((Date.now() - started) / 1000),
+	}));
 }
 
 async function main() {

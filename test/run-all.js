@@ -13,10 +13,11 @@
  *
  * Exits non-zero when any run fails. Extra arguments go to every jest run.
  */
-const { spawn } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
+
+const { runNode } = require('../scripts/run-node');
 
 const ROOT = path.resolve(__dirname, '..');
 const JEST = require.resolve('jest/bin/jest', { paths: [ROOT] });
@@ -64,33 +65,22 @@ function runStep(run, extra) {
 	const header = `\n=== ${run.name}: ${run.script ? `node ${run.script}` : `jest ${[...run.args, ...extra].join(' ')}`}\n\n`;
 	const started = Date.now();
 	if (!run.buffered) process.stdout.write(header);
-	return new Promise((resolve) => {
-		const child = spawn(process.execPath, argv, {
-			cwd: ROOT,
-			env: { ...process.env, ...run.env },
-			stdio: run.buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit',
-		});
-		const chunks = [];
-		if (run.buffered) {
-			child.stdout.on('data', (chunk) => chunks.push(chunk));
-			child.stderr.on('data', (chunk) => chunks.push(chunk));
+	const chunks = [];
+	const collect = (child) => {
+		child.stdout.on('data', (chunk) => chunks.push(chunk));
+		child.stderr.on('data', (chunk) => chunks.push(chunk));
+	};
+	const options = { cwd: ROOT, env: { ...process.env, ...run.env }, stdio: run.buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit' };
+	return runNode(argv, options, run.buffered ? collect : undefined).then(({ code, signal }) => {
+		if (run.buffered) process.stdout.write(`${header}${Buffer.concat(chunks).toString()}\n=== ${run.name}: done in ${Math.round((Date.now() - started) / 1000)} s\n`);
+		let results;
+		try {
+			results = JSON.parse(fs.readFileSync(outputFile, 'utf8'));
+		} catch {
+			results = undefined;
 		}
-		const forward = (signal) => child.kill(signal);
-		process.on('SIGINT', forward);
-		process.on('SIGTERM', forward);
-		child.on('close', (code, signal) => {
-			process.removeListener('SIGINT', forward);
-			process.removeListener('SIGTERM', forward);
-			if (run.buffered) process.stdout.write(`${header}${Buffer.concat(chunks).toString()}\n=== ${run.name}: done in ${Math.round((Date.now() - started) / 1000)} s\n`);
-			let results;
-			try {
-				results = JSON.parse(fs.readFileSync(outputFile, 'utf8'));
-			} catch {
-				results = undefined;
-			}
-			fs.rmSync(outputFile, { force: true });
-			resolve({ run, code: code ?? 1, signal, results });
-		});
+		fs.rmSync(outputFile, { force: true });
+		return { run, code: code ?? 1, signal, results };
 	});
 }
 

@@ -81,6 +81,14 @@ describeQueue('queue mode throughput (a benchmark: npm run bench:queue)', () => 
 		await stack?.sandbox.close();
 	});
 
+	/** When the workflow's last execution stopped (n8n's own stoppedAt, ms). */
+	function lastStopMs(workflowId: string): number {
+		const { n8n } = stack!;
+		return Number(
+			psql(n8n.services.postgresPort, n8n.database, `SELECT (EXTRACT(EPOCH FROM max("stoppedAt")) * 1000)::bigint FROM execution_entity WHERE "workflowId" = '${workflowId}'`),
+		);
+	}
+
 	/**
 	 * Wall time of `count` one-payee webhook runs sent at once: from the first request to the
 	 * last execution's stop (n8n's own stoppedAt). A figure, not an assertion.
@@ -94,9 +102,7 @@ describeQueue('queue mode throughput (a benchmark: npm run bench:queue)', () => 
 		expect(statuses).toEqual(payees.map(() => 200));
 		const all = await settledExecutions(n8n, SMALL_WORKFLOW, before + count);
 		const fresh = all.slice(before);
-		const lastStop = Number(
-			psql(n8n.services.postgresPort, n8n.database, `SELECT (EXTRACT(EPOCH FROM max("stoppedAt")) * 1000)::bigint FROM execution_entity WHERE "workflowId" = '${SMALL_WORKFLOW}'`),
-		);
+		const lastStop = lastStopMs(SMALL_WORKFLOW);
 		const wallMs = lastStop - startedAt;
 		const perMinute = Math.round((count / wallMs) * 60000);
 		const paid = paidTimes(sandbox, payees.map((p) => p.beneficiaryId));
@@ -172,9 +178,7 @@ describeQueue('queue mode throughput (a benchmark: npm run bench:queue)', () => 
 		const statuses = await Promise.all(batches.map(async (payees, i) => await postJson(url(PAYROLL_PATH), { batch: i, payees })));
 		expect(statuses).toEqual(batches.map(() => 200));
 		const fresh = (await settledExecutions(n8n, PAYROLL_WORKFLOW, before + batches.length, 30 * 60000)).slice(before);
-		const lastStop = Number(
-			psql(n8n.services.postgresPort, n8n.database, `SELECT (EXTRACT(EPOCH FROM max("stoppedAt")) * 1000)::bigint FROM execution_entity WHERE "workflowId" = '${PAYROLL_WORKFLOW}'`),
-		);
+		const lastStop = lastStopMs(PAYROLL_WORKFLOW);
 		const payees = batches.flat();
 		const paid = paidTimes(sandbox, payees.map((p) => p.beneficiaryId));
 		const payMs = Math.max(...fresh.map((e) => e.data?.resultData.runData.Pay?.[0]?.executionTime ?? 0));

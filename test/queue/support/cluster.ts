@@ -76,7 +76,7 @@ export function queueEnv(services: QueueServices, database: string, prefix: stri
 		// n8n's default pool of 2 connections per process (WALLET_QUEUE_CONFIG=defaults): a webhook
 		// processor under hundreds of simultaneous requests then answers 500/503 ("Database is not
 		// ready!"), measured. The README recommends 10 (config.ts).
-		...(poolSize() === undefined ? {} : { DB_POSTGRESDB_POOL_SIZE: poolSize() }),
+		...poolSetting(),
 		EXECUTIONS_MODE: 'queue',
 		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
 		QUEUE_BULL_REDIS_PORT: String(services.redisPort),
@@ -88,6 +88,12 @@ export function queueEnv(services: QueueServices, database: string, prefix: stri
 		N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',
 		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '5',
 	};
+}
+
+/** DB_POSTGRESDB_POOL_SIZE when the configuration sets one (config.ts). */
+function poolSetting(): Record<string, string> {
+	const pool = poolSize();
+	return pool === undefined ? {} : { DB_POSTGRESDB_POOL_SIZE: pool };
 }
 
 const ENQUEUED = /Enqueued execution (\d+) \(job/g;

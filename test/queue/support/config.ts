@@ -19,17 +19,18 @@ export const QUEUE_CONFIG: QueueConfig =
 /** The README's pool size (docs/self-hosting.md, "Pool size"). */
 export const RECOMMENDED_POOL_SIZE = '10';
 
+/** The configuration's pool; undefined leaves n8n's default. */
+const CONFIG_POOL_SIZE = QUEUE_CONFIG === 'defaults' ? undefined : RECOMMENDED_POOL_SIZE;
+
 /** DB_POSTGRESDB_POOL_SIZE for every process of the cluster; undefined leaves n8n's default. */
-export function poolSize(env: NodeJS.ProcessEnv = process.env): string | undefined {
-	const chosen = env.WALLET_QUEUE_POOL_SIZE;
+export function poolSize(): string | undefined {
+	const chosen = process.env.WALLET_QUEUE_POOL_SIZE;
 	if (chosen === 'default') return undefined;
-	if (chosen) return chosen;
-	return QUEUE_CONFIG === 'defaults' ? undefined : RECOMMENDED_POOL_SIZE;
+	return chosen || CONFIG_POOL_SIZE;
 }
 
 /** The label of a scenario's line: `queue[<scenario>,<config>]`, and the pool when a measurement chose another. */
 export function queueLabel(scenario: string): string {
 	const pool = poolSize();
-	const configured = QUEUE_CONFIG === 'defaults' ? undefined : RECOMMENDED_POOL_SIZE;
-	return `queue[${scenario},${QUEUE_CONFIG}${pool === configured ? '' : `, pool ${pool}`}]`;
+	return `queue[${scenario},${QUEUE_CONFIG}${pool === CONFIG_POOL_SIZE ? '' : `, pool ${pool}`}]`;
 }
