@@ -1,6 +1,6 @@
-import type { NodeApiError } from 'n8n-workflow';
+import type { INode, NodeApiError } from 'n8n-workflow';
 
-import { retryAfterSeconds } from '../nodes/WalletPayments/transport/errors';
+import { errorFromResponse, retryAfterSeconds } from '../nodes/WalletPayments/transport/errors';
 import { useSandbox } from './helpers/sandbox';
 
 const fixture = useSandbox();
@@ -124,5 +124,29 @@ describe('retryAfterSeconds: the one reader of Retry-After', () => {
 		expect(retryAfterSeconds({ 'retry-after': '' })).toBeUndefined();
 		expect(retryAfterSeconds({ 'retry-after': 'soon' })).toBeUndefined();
 		expect(retryAfterSeconds({ 'retry-after': ['30'] })).toBeUndefined();
+	});
+});
+
+describe('card numbers in the service’s words, and the request’s own reference', () => {
+	const node = { id: 'n', name: 'Pay', type: 'walletPayments', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
+	// Found by a random derived reference in the unit suite: its hex held the Luhn-valid run 1896252077433.
+	const reference = 'n8n-e1896252077433b44baf9079';
+	const refused = (message: string) =>
+		errorFromResponse(node, { statusCode: 409, body: { status: false, message }, headers: {} }, { method: 'POST', endpoint: '/payout', movesMoney: true, reference });
+
+	test('the reference is shown whole, though it holds a run of digits that passes the Luhn check', () => {
+		expect(refused(`Reference '${reference}' has already been used`).message).toContain(`Reference '${reference}' has already been used`);
+	});
+
+	test('a card number beside it is still cut to its last four digits', () => {
+		const message = refused(`Reference '${reference}' was used with card 4111111111111111`).message;
+		expect(message).toContain(reference);
+		expect(message).toContain('************1111');
+		expect(message).not.toContain('4111111111111111');
+	});
+
+	test('without a reference, the same run of digits is treated as a card number', () => {
+		const error = errorFromResponse(node, { statusCode: 400, body: { status: false, message: 'bad e1896252077433b' }, headers: {} }, { method: 'POST', endpoint: '/payout', movesMoney: true });
+		expect(error.message).toContain('*********7433');
 	});
 });

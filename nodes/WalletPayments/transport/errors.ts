@@ -109,11 +109,17 @@ function luhnValid(digits: string): boolean {
 function safeText(text: string, request: RequestSummary): string {
 	let safe = text;
 	for (const secret of request.secrets ?? []) safe = safe.split(secret).join(REDACTED);
-	return safe
-		.replace(DIGIT_RUN, (digits) =>
-			luhnValid(digits) ? `${'*'.repeat(digits.length - 4)}${digits.slice(-4)}` : digits,
-		)
-		.replace(LABELLED_CVV, (_match, label: string, gap: string) => `${label}${gap}***`);
+	const masked = (part: string) =>
+		part
+			.replace(DIGIT_RUN, (digits) =>
+				luhnValid(digits) ? `${'*'.repeat(digits.length - 4)}${digits.slice(-4)}` : digits,
+			)
+			.replace(LABELLED_CVV, (_match, label: string, gap: string) => `${label}${gap}***`);
+	// The request's own reference is not a card number, though a derived one (hex) can hold a run
+	// of 13 or more digits that passes the Luhn check: the user must be able to find it.
+	const reference = request.reference;
+	if (reference === undefined || reference === '') return masked(safe);
+	return safe.split(reference).map(masked).join(reference);
 }
 
 /**
