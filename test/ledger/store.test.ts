@@ -8,6 +8,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { openStore } from '../../nodes/shared/ledger/store';
+import { POOL_PATIENCE_MS } from '../../nodes/shared/ledger/pool';
 import { VERIFY_AFTER_MS } from '../../nodes/shared/ledger/verify';
 
 const DUPLICATE_ROW = new Error('duplicate key value violates unique constraint "PK_ca04b9d8dc72de268fe07a65773"');
@@ -59,19 +60,29 @@ describe("the store when n8n's database pool gives no connection in time", () =>
 		expect(record).toHaveBeenCalledTimes(2);
 	});
 
-	test('a pool that stays full: 4 calls, 1 + 2 + 3 s apart, then its error', async () => {
+	test('a pool that stays full: made again 1, 2, 3, 4, then every 5 s, until 5 minutes are up; then its error', async () => {
 		jest.useFakeTimers();
 		const record = jest.fn().mockRejectedValue(POOL_TIMEOUT);
+		const started = Date.now();
 		const result = openStore(context(record), 100).record(['k1']);
-		const settled = result.catch((error: unknown) => error);
-		for (const ms of [1000, 2000, 3000]) {
+		let settledAt: number | undefined;
+		const settled = result.catch((error: unknown) => {
+			settledAt = Date.now();
+			return error;
+		});
+		for (const ms of [1000, 2000, 3000, 4000, 5000, 5000]) {
 			await jest.advanceTimersByTimeAsync(ms - 1);
 			const before = record.mock.calls.length;
 			await jest.advanceTimersByTimeAsync(1);
 			expect(record.mock.calls.length).toBe(before + 1);
 		}
+		// More than 4 calls (the earlier limit, which gave up after 86 s of a full pool in queue mode).
+		await jest.advanceTimersByTimeAsync(POOL_PATIENCE_MS);
 		expect(((await settled) as Error).message).toBe('timeout exceeded when trying to connect');
-		expect(record).toHaveBeenCalledTimes(4);
+		// The last call is the last one whose wait still fits in the patience: 1+2+3+4+5 s, then 5 s each.
+		expect(record).toHaveBeenCalledTimes(6 + Math.floor((POOL_PATIENCE_MS - 15000) / 5000));
+		expect(settledAt! - started).toBeGreaterThan(POOL_PATIENCE_MS - 5000);
+		expect(settledAt! - started).toBeLessThanOrEqual(POOL_PATIENCE_MS);
 	});
 });
 

@@ -8,6 +8,8 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { afterPoolTimeout } from './pool';
+
 /**
  * The claim wait's default, in ms. A claim needs every store call, in any process, to take under
  * two claim waits between its read and its write (8 s); the queue suite holds the slowest under
@@ -23,9 +25,10 @@ export const ONE_PROCESS = 'one';
 
 /** The claim wait in ms; undefined when the credential says One Process Only. */
 export async function crossProcessWait(context: IExecuteFunctions): Promise<number | undefined> {
-	// Not read again after a pool timeout: measured at n8n's default pool, more calls waiting for
-	// a connection made more runs fail (docs/self-hosting.md, "Pool size").
-	const credentials = await context.getCredentials('walletPaymentsApi');
+	// Read again while n8n's pool gives no connection, as the store calls are (pool.ts).
+	const { answer: credentials } = await afterPoolTimeout(
+		async () => await context.getCredentials('walletPaymentsApi'),
+	);
 	if (credentials.processes === ONE_PROCESS) return undefined;
 	const wait = Number(credentials.claimWaitMs ?? DEFAULT_CLAIM_WAIT_MS);
 	return Number.isFinite(wait)

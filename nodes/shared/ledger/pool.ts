@@ -1,9 +1,8 @@
 /**
  * n8n's database pool giving no connection in time (node-postgres: "timeout exceeded when trying
  * to connect", after DB_POSTGRESDB_CONNECTION_TIMEOUT, 20 s): the call never reached the
- * database, so it is safe to make again, whatever it was. Measured in queue mode at n8n's default
- * pool of 2 connections: 300 deliveries at once failed trigger runs on this error at their
- * record, losing their events.
+ * database, so it is safe to make again, whatever it was. A trigger run that fails on it loses
+ * its event when n8n already answered the delivery 200, and a payout run stops half-way.
  */
 import { sleep } from 'n8n-workflow';
 
@@ -12,18 +11,26 @@ export function isPoolTimeout(error: unknown): boolean {
 	return /timeout exceeded when trying to connect/i.test(message);
 }
 
-/** Calls made again after a pool timeout, and the wait before each (ms, times the attempt). */
-const POOL_ATTEMPTS = 4;
+/**
+ * How long a call is made again while the pool gives it no connection, from its first attempt.
+ * A burst keeps a small pool busy for minutes (measured at n8n's default pool of 2: n8n's own
+ * calls failed on it for over a minute, docs/self-hosting.md, "Pool size"); a run that waits
+ * holds one of its worker's job slots and no connection.
+ */
+export const POOL_PATIENCE_MS = 300_000;
+/** The wait before each further call: the attempt's number times this, at most POOL_MAX_BACKOFF_MS. */
 const POOL_BACKOFF_MS = 1000;
+const POOL_MAX_BACKOFF_MS = 5000;
 
 /**
- * Runs a call of n8n's database again while n8n's pool gives it no connection (up to
- * POOL_ATTEMPTS calls); `ms` is the time of the call that ran (for a store call, the one that
- * read and wrote the row).
+ * Runs a call of n8n's database again while n8n's pool gives it no connection (for up to
+ * POOL_PATIENCE_MS); `ms` is the time of the call that ran (for a store call, the one that read
+ * and wrote the row).
  */
 export async function afterPoolTimeout<T>(
 	task: () => Promise<T>,
 ): Promise<{ answer: T; ms: number }> {
+	const first = Date.now();
 	for (let attempt = 1; ; attempt++) {
 		const start = Date.now();
 		const tried = await task().then(
@@ -31,9 +38,10 @@ export async function afterPoolTimeout<T>(
 			(error: unknown) => ({ ok: false as const, error }),
 		);
 		if (tried.ok) return { answer: tried.value, ms: Date.now() - start };
-		if (attempt >= POOL_ATTEMPTS || !isPoolTimeout(tried.error)) {
+		const backoff = Math.min(POOL_BACKOFF_MS * attempt, POOL_MAX_BACKOFF_MS);
+		if (!isPoolTimeout(tried.error) || Date.now() + backoff - first > POOL_PATIENCE_MS) {
 			return await Promise.reject(tried.error);
 		}
-		await sleep(POOL_BACKOFF_MS * attempt);
+		await sleep(backoff);
 	}
 }
