@@ -33,6 +33,21 @@ export async function recordEvents(
 	keys: string[],
 	windowSize: number,
 ): Promise<Set<string>> {
+	return await recordOrFail(context, keys, windowSize).catch(async (error: unknown) => {
+		// One line per run that failed here, so that the trigger's own failures can be told from
+		// n8n's: n8n also fails runs at this node without running it (an error its webhook process
+		// recorded on the execution, rethrown by the worker; docs/self-hosting.md, "Pool size").
+		const message = error instanceof Error ? error.message : String(error);
+		context.logger?.warn(`wallet-payments trigger: the event was not recorded: ${message}`);
+		return await Promise.reject(error);
+	});
+}
+
+async function recordOrFail(
+	context: IExecuteFunctions,
+	keys: string[],
+	windowSize: number,
+): Promise<Set<string>> {
 	const store = openStore(context, windowSize);
 	const wait = await crossProcessWait(context);
 	// One n8n process: its store calls are serialized, nothing can write over the record.

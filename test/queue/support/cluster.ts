@@ -23,12 +23,14 @@
  */
 import type { ChildProcess } from 'child_process';
 import { randomBytes } from 'crypto';
+import * as fs from 'fs';
 import * as http from 'http';
+import * as path from 'path';
 
 import { freePorts } from '../../e2e/support/ports';
 import { groupAlive, spawnOwned, stopGroup } from '../../e2e/support/processes';
 import { N8n, type CliResult, type ExecutionResult, type N8nOptions } from '../../e2e/support/n8n';
-import { poolSize, queueLabel } from './config';
+import { poolSize, QUEUE_CONFIG, queueLabel } from './config';
 import { psql } from './services';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -99,6 +101,7 @@ function poolSetting(): Record<string, string> {
 const ENQUEUED = /Enqueued execution (\d+) \(job/g;
 const WORKER_STARTED = /Worker started execution (\d+) \(job/g;
 const STORE_CALL = /wallet-payments store call (\d+) ms/;
+const TRIGGER_NOT_RECORDED = /wallet-payments trigger: the event was not recorded: (.*)/;
 
 export interface QueueN8nOptions extends N8nOptions {
 	workers?: number;
@@ -261,6 +264,8 @@ export class QueueN8n extends N8n {
 		const collect = (chunk: Buffer) => {
 			const text = chunk.toString();
 			proc.log = (proc.log + text).slice(-200000);
+			// WALLET_QUEUE_LOG_DIR: every process's whole log, kept after the run, for looking into a failure.
+			if (process.env.WALLET_QUEUE_LOG_DIR) fs.appendFileSync(path.join(process.env.WALLET_QUEUE_LOG_DIR, `${proc.name}.log`), text);
 			pending += text;
 			const lines = pending.split('\n');
 			pending = lines.pop() ?? '';
@@ -297,9 +302,14 @@ export class QueueN8n extends N8n {
 	 */
 	readonly storeCallMs: number[] = [];
 
+	/** Each trigger run on a worker that failed at its own record: the reason, from the package's warning. */
+	readonly triggerNotRecorded: string[] = [];
+
 	private readLogLine(proc: ClusterProcess, line: string): void {
 		const storeCall = STORE_CALL.exec(line);
 		if (storeCall && proc.role === 'worker') this.storeCallMs.push(Number(storeCall[1]));
+		const notRecorded = TRIGGER_NOT_RECORDED.exec(line);
+		if (notRecorded && proc.role === 'worker') this.triggerNotRecorded.push(notRecorded[1]);
 		const pattern = proc.role === 'worker' ? WORKER_STARTED : ENQUEUED;
 		pattern.lastIndex = 0;
 		for (const match of line.matchAll(pattern)) {
@@ -480,11 +490,15 @@ export class QueueN8n extends N8n {
 				const deadline = Date.now() + 5000;
 				while (executions.some((e) => !this.ranOn.has(e.id)) && Date.now() < deadline) await sleep(200);
 				const notOnWorker = executions.filter((e) => !this.ranOn.has(e.id));
+				// At n8n's default pool a burst fails some executions in n8n before a worker takes them
+				// (expectNoPackageFailures); one that did not fail and ran on no worker ran elsewhere.
+				const n8nOwn = QUEUE_CONFIG === 'defaults' ? notOnWorker.filter((e) => e.status === 'error') : [];
 				const counts = Object.entries(this.workerCounts()).map(([name, n]) => `${name}: ${n}`).join(', ');
 				process.stdout.write(
-					`\n${queueLabel(this.summaryLabel())}: ${executions.length} executions, ${executions.length - notOnWorker.length} run by a worker (${counts}), ${notOnWorker.length} not\n`,
+					`\n${queueLabel(this.summaryLabel())}: ${executions.length} executions, ${executions.length - notOnWorker.length} run by a worker (${counts}), ${notOnWorker.length} not` +
+						`${n8nOwn.length > 0 ? ` (${n8nOwn.length} failed in n8n before reaching one)` : ''}\n`,
 				);
-				if (notOnWorker.length > 0) problem = `Executions not run by a worker: ${JSON.stringify(notOnWorker)}`;
+				if (notOnWorker.length > n8nOwn.length) problem = `Executions not run by a worker: ${JSON.stringify(notOnWorker)}`;
 			}
 		} finally {
 			await this.cleanUp();

@@ -9,6 +9,7 @@ import { REPO_ROOT } from '../../e2e/support/install';
 import type { N8nOptions, WorkflowJson } from '../../e2e/support/n8n';
 import { node, walletNode, type WalletNodeOptions, type WorkflowNode } from '../../e2e/support/workflow';
 import { QueueN8n } from './cluster';
+import { QUEUE_CONFIG } from './config';
 import { psql } from './services';
 
 export const describeQueue: jest.Describe = process.env.WALLET_QUEUE_MODE ? describe : describe.skip;
@@ -177,6 +178,21 @@ export async function resendNotCarriedOut(
 	if (status !== 200) return { notCarriedOut, status };
 	const resent = (await settledExecutions(stack.n8n, workflowId, before + 1, 180000)).at(-1)!;
 	return { notCarriedOut, status, resent };
+}
+
+/**
+ * The failures a queue scenario allows. The trigger's own record never fails (its warning, counted
+ * from the workers' logs), and no other node fails. With the README's pool every execution must
+ * succeed. At n8n's defaults (a pool of 2) a burst makes n8n fail some executions itself: before
+ * any node (its worker could not load the run), or at the trigger without running it (measured
+ * 2026-11-27: an error n8n's webhook process recorded on the execution after queuing it, answered
+ * 5xx, rethrown by the worker 1 ms into the trigger's step, before the trigger's code ran). The
+ * scenario's own counts (every event once, every payee paid once) still catch an event lost so.
+ */
+export function expectNoPackageFailures(n8n: QueueN8n, failed: Array<[string, string, string]>): void {
+	expect(n8n.triggerNotRecorded).toEqual([]);
+	expect(failed.filter(([, node]) => node !== '' && node !== 'Wallet Payments Trigger')).toEqual([]);
+	if (QUEUE_CONFIG !== 'defaults') expect(failed).toEqual([]);
 }
 
 /** The error message of each execution that did not succeed: [id, node, message]. */

@@ -1,0 +1,35 @@
+/**
+ * nodes/shared/ledger/events.ts: a trigger run whose event could not be recorded says so in n8n's
+ * log, once, with the reason. The queue suite counts these lines to tell the trigger's own failures
+ * from n8n's: at n8n's default pool, n8n fails runs at the trigger without running it (an error its
+ * webhook process recorded on the execution, rethrown by the worker).
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { freshEachTest, type Ledger, settled, StoreDouble } from './storeDouble';
+
+let store: StoreDouble;
+let ledgers: Ledger;
+
+freshEachTest((fresh, inProcess) => {
+	store = fresh;
+	ledgers = inProcess;
+});
+
+function withLogger(context: IExecuteFunctions) {
+	const warn = jest.fn();
+	return { context: { ...context, logger: { warn, debug: jest.fn() } } as unknown as IExecuteFunctions, warn };
+}
+
+test('recorded: nothing is logged', async () => {
+	const { context, warn } = withLogger(store.context({ queueMode: true, claimWaitMs: 100 }));
+	await expect(settled(ledgers.recordEvents(context, ['event-1'], 1000))).resolves.toEqual(new Set());
+	expect(warn).not.toHaveBeenCalled();
+});
+
+test('a store call that fails: one warning with n8n’s message, and the run fails with it', async () => {
+	store.fail(() => true, new Error('Connection terminated unexpectedly'));
+	const { context, warn } = withLogger(store.context({ queueMode: false }));
+	await expect(settled(ledgers.recordEvents(context, ['event-1'], 1000))).rejects.toThrow('Connection terminated unexpectedly');
+	expect(warn.mock.calls).toEqual([['wallet-payments trigger: the event was not recorded: Connection terminated unexpectedly']]);
+});
