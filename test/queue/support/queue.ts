@@ -184,7 +184,7 @@ export async function resendNotCarriedOut(
  * The failures a queue scenario allows. The trigger's own record never fails (its warning, counted
  * from the workers' logs), and no other node fails. With the README's pool every execution must
  * succeed. At n8n's defaults (a pool of 2) a burst makes n8n fail some executions itself: before
- * any node (its worker could not load the run), or at the trigger without running it (measured
+ * any node (in its webhook process, or as a worker took the job), or at the trigger without running it (measured
  * 2026-11-27: an error n8n's webhook process recorded on the execution after queuing it, answered
  * 5xx, rethrown by the worker 1 ms into the trigger's step, before the trigger's code ran). The
  * scenario's own counts (every event once, every payee paid once) still catch an event lost so.
