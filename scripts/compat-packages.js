@@ -34,8 +34,12 @@ const os = require('os');
 const path = require('path');
 const { spawn } = require('child_process');
 
-// The same cross-process lock as the n8n install (a directory holding its owner's PID).
-const { withLock } = require('./n8n-install.js');
+// The same cross-process lock as the n8n install (a directory holding its owner's PID). Required
+// when first used, not here: n8n-install.js reads N8N_E2E_N8N_VERSION once, when it is loaded, and
+// the jest configs that run n8n 1.x load this file for DEFAULT_N8N_VERSION before they set it.
+// Loaded here, the install took 2.41.1 and the 1.x suites found no n8n on a machine without the
+// 1.x cache (CI in a fresh machine, 2026-11-27).
+const withLock = (...args) => require('./n8n-install.js').withLock(...args);
 
 const DEFAULT_N8N_VERSION = '1.123.81';
 const N8N_VERSION = process.env.N8N_COMPAT_N8N_VERSION || DEFAULT_N8N_VERSION;

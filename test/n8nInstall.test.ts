@@ -2,6 +2,7 @@
  * scripts/n8n-install.js picks the Node that runs n8n for the demo and the e2e suite: the
  * machine's own Node when it is Node 24, else the npm package with Node 24 for this platform.
  */
+import { spawnSync } from 'child_process';
 import * as path from 'path';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -44,5 +45,22 @@ describe('n8n-install: Node 24 for the machine', () => {
 		expect(install.versionFits('v26.1.0', '24')).toBe(false);
 		expect(install.versionFits('v24.21.0', '24.21.0')).toBe(true);
 		expect(install.versionFits('v24.20.0', '24.21.0')).toBe(false);
+	});
+});
+
+describe('n8n-install: the n8n version a jest config asks for', () => {
+	// The 1.x configs set N8N_E2E_N8N_VERSION after loading scripts/compat-packages.js; the install
+	// reads it when it is first loaded. Loaded too early, CI on a machine without the 1.x cache
+	// installed 2.41.1 for the 1.x suites, which then found no n8n (2026-11-27).
+	it.each(['jest.compat-e2e.config.js', 'jest.queue-1x.config.js'])('%s: the install is the 1.x one', (config) => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const { DEFAULT_N8N_VERSION } = require('../scripts/compat-packages.js') as { DEFAULT_N8N_VERSION: string };
+		const env = { ...process.env };
+		delete env.N8N_E2E_N8N_VERSION;
+		const script = `require(${JSON.stringify(path.join(__dirname, '..', config))}); process.stdout.write(require(${JSON.stringify(path.join(__dirname, '..', 'scripts', 'n8n-install.js'))}).N8N_VERSION)`;
+		const ran = spawnSync(process.execPath, ['-e', script], { env, encoding: 'utf8' });
+		expect(ran.stderr).toBe('');
+		expect(ran.stdout).toBe(DEFAULT_N8N_VERSION);
+		expect(DEFAULT_N8N_VERSION.startsWith('1.')).toBe(true);
 	});
 });
