@@ -770,17 +770,23 @@ export class N8n {
 	/**
 	 * Waits until the production webhook `/webhook/<path>` is served. Right after publishing it can
 	 * answer 404 for a moment. The probe is a CORS preflight (OPTIONS with an Origin): n8n answers
-	 * it 204 once the path is registered, 404 before, and never starts an execution for it.
+	 * it 204 once the path is registered, 404 before, and never starts an execution for it. A
+	 * connection reset also means "not yet" (seen once right after n8n started, in examples.e2e).
 	 */
 	async waitForWebhook(webhookPath: string, method = 'POST', timeoutMs = 20000): Promise<void> {
 		const url = `${this.baseUrl}/webhook/${webhookPath}`;
 		const deadline = Date.now() + timeoutMs;
-		let status = 0;
+		let status: number | string = 0;
 		while (Date.now() < deadline) {
 			const response = await fetch(url, {
 				method: 'OPTIONS',
 				headers: { origin: 'http://127.0.0.1', 'access-control-request-method': method },
-			});
+			}).catch((error: unknown) => `no answer (${String((error as Error).cause ?? error)})`);
+			if (typeof response === 'string') {
+				status = response;
+				await sleep(100);
+				continue;
+			}
 			await response.arrayBuffer();
 			status = response.status;
 			if (status !== 404) {
