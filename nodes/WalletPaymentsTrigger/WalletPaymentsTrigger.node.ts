@@ -75,7 +75,7 @@ export class WalletPaymentsTrigger implements INodeType {
 			{
 				name: 'default',
 				httpMethod: 'POST',
-				// onReceived where n8n answers after the run exists, else the step answers (startedAnswer.ts).
+				// The trigger's step answers, once its run started (startedAnswer.ts).
 				responseMode: RESPONSE_MODE,
 				path: 'webhook',
 			},

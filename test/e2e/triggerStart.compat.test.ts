@@ -1,10 +1,11 @@
 /**
  * A delivery whose run n8n cannot start, then delivered again (issue #32): exactly one run per
  * event, on every n8n line. n8n 1.x and 2.0–2.7 answer a webhook 200 before they start its run;
- * the trigger makes n8n answer only once the run is seen to start (its webhook is `responseNode`
- * there, and its step answers: nodes/WalletPaymentsTrigger/startedAnswer.ts), so a run that
- * cannot start is answered 500 and the provider delivers it again. n8n 2.8 and later do this
- * themselves. The fault: a SQLite trigger refuses every new execution row while it is set.
+ * the trigger makes n8n answer only once the run is seen to start (its webhook is `responseNode`,
+ * and its step answers: nodes/WalletPaymentsTrigger/startedAnswer.ts), so a run that cannot start
+ * is answered 500 and the provider delivers it again. The fault: a SQLite trigger refuses every
+ * new execution row while it is set. (n8n 2.x's own way of failing a run it answered 200:
+ * triggerAnswer.e2e.test.ts.)
  *
  *   trigger-start[n8n <version>, <case>]: ...
  */

@@ -6,8 +6,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
 
-import * as n8nWorkflow from 'n8n-workflow';
-
 /** The major version of the package that `import 'name'` loads here. */
 function loadedMajor(name: string): number {
 	let dir = path.dirname(require.resolve(name));
@@ -35,9 +33,3 @@ export function requiredFieldError(displayName: string): RegExp {
 		: /The workflow has issues and cannot be executed/;
 }
 
-/**
- * The trigger's webhook answer mode as loaded here (nodes/WalletPaymentsTrigger/startedAnswer.ts):
- * n8n answers itself where its n8n-workflow has 2.8's validateNodeCredentials, else the trigger's step.
- */
-export const TRIGGER_RESPONSE_MODE =
-	typeof (n8nWorkflow as Record<string, unknown>).validateNodeCredentials === 'function' ? 'onReceived' : 'responseNode';

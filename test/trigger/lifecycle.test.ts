@@ -7,7 +7,6 @@ import { NodeOperationError } from 'n8n-workflow';
 import { WalletPaymentsTrigger } from '../../nodes/WalletPaymentsTrigger/WalletPaymentsTrigger.node';
 import pkg from '../../package.json';
 import codex from '../../nodes/WalletPaymentsTrigger/WalletPaymentsTrigger.node.json';
-import { TRIGGER_RESPONSE_MODE } from '../helpers/n8nLine';
 import { API_KEY, closeHarnesses, CREDENTIALS, expectNothingSecret, payoutEvent, postSigned, startTrigger } from './support';
 
 afterEach(async () => await closeHarnesses());
@@ -99,7 +98,7 @@ describe('description', () => {
 			inputs: [],
 			outputs: ['main'],
 			credentials: [{ name: 'walletPaymentsApi', required: true }],
-			webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: TRIGGER_RESPONSE_MODE, path: 'webhook' }],
+			webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'responseNode', path: 'webhook' }],
 			icon: { light: 'file:../../icons/wallet-payments.svg', dark: 'file:../../icons/wallet-payments.dark.svg' },
 		});
 		expect(description.usableAsTool).toBeUndefined();

@@ -1,8 +1,8 @@
 /**
- * Who answers a delivery (nodes/WalletPaymentsTrigger/startedAnswer.ts): n8n itself where its
- * n8n-workflow is 2.8 or later (it answers after the run exists), else the trigger's own step in
- * the run (`responseNode`), so that a run n8n cannot start is never answered 2xx. The real answers
- * in n8n 1.123 and 2.41: test/e2e/triggerStart.compat.test.ts.
+ * Who answers a delivery (nodes/WalletPaymentsTrigger/startedAnswer.ts): the trigger's own step in
+ * the run (`responseNode`), on every n8n line, so that a run n8n does not start is never answered
+ * 2xx. The real answers: test/e2e/triggerStart.compat.test.ts (n8n 1.123, a run that cannot start)
+ * and test/e2e/triggerAnswer.e2e.test.ts (n8n 2.41, a run n8n fails in its credential check).
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
@@ -39,10 +39,10 @@ async function stepAnswers(trigger: TriggerModule): Promise<unknown[]> {
 }
 
 describe('who answers a delivery', () => {
-	test('n8n 2.8 and later (n8n answers once the run exists): onReceived, the step sends nothing', async () => {
+	test('n8n 2.8 and later: responseNode, the step answers 200 first (n8n can fail a run it answered 200 itself)', async () => {
 		const trigger = loadTrigger(true);
-		expect(new trigger.WalletPaymentsTrigger().description.webhooks?.[0].responseMode).toBe('onReceived');
-		expect(await stepAnswers(trigger)).toEqual([]);
+		expect(new trigger.WalletPaymentsTrigger().description.webhooks?.[0].responseMode).toBe('responseNode');
+		expect(await stepAnswers(trigger)).toEqual([{ body: { message: 'Workflow was started' }, headers: {}, statusCode: 200 }]);
 	});
 
 	test('n8n 1.x and 2.0–2.7 (n8n answers before it starts the run): responseNode, the step answers 200 first', async () => {

@@ -214,7 +214,7 @@ export async function deliverCopies(url: string, events: PayeeEvent[], copies: n
  * (payPerEventWorkflow), started, its production webhook served.
  */
 export async function startPayPerEvent(
-	workflow: { id: string; name: string; webhookId: string; secret: string; header: string; dedupeWindow?: number },
+	workflow: { id: string; name: string; webhookId: string; secret: string; header: string; dedupeWindow?: number; verifySignature?: boolean },
 	n8nOptions: N8nOptions = {},
 	startTimeoutMs?: number,
 	credential: Partial<WalletCredentialData> = {},
@@ -223,7 +223,7 @@ export async function startPayPerEvent(
 	const { n8n } = stack;
 	const url = `${n8n.baseUrl}/webhook/${workflow.webhookId}/webhook`;
 	try {
-		await n8n.importWorkflows([payPerEventWorkflow(workflow.id, workflow.name, workflow.webhookId, workflow.header, workflow.dedupeWindow)]);
+		await n8n.importWorkflows([payPerEventWorkflow(workflow.id, workflow.name, workflow.webhookId, workflow.header, workflow.dedupeWindow, workflow.verifySignature)]);
 		await n8n.publishWorkflow(workflow.id);
 		await n8n.start({ timeoutMs: startTimeoutMs });
 		await webhookServed(n8n, url);

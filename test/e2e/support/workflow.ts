@@ -156,13 +156,15 @@ export function payPerEventWorkflow(
 	signatureHeader: string,
 	/** The trigger's De-Duplication Window (its default when left out; 0: every copy runs, Pay alone guards). */
 	dedupeWindow?: number,
+	/** The trigger's Verify Signature (on unless false). */
+	verifySignature = true,
 ): WorkflowJson {
 	const options = dedupeWindow === undefined ? {} : { dedupeWindow };
 	const trigger = node(
 		'Wallet Payments Trigger',
 		WALLET_TRIGGER_TYPE,
 		1,
-		{ events: ['*'], verifySignature: true, signatureHeader, signatureAlgorithm: 'sha512', options },
+		{ events: ['*'], verifySignature, signatureHeader, signatureAlgorithm: 'sha512', options },
 		{ webhookId, credentials: { walletPaymentsApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } } },
 	);
 	const pay = walletNode('Pay', 'payout', 'initiate', {

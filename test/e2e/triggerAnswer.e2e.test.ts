@@ -1,0 +1,97 @@
+/**
+ * A run n8n fails before it starts, after the trigger's webhook() accepted the delivery (issue
+ * #29, point 2). n8n 2.41.1's `WorkflowRunner.run` checks the workflow's credentials first; when
+ * that check throws (a credential the workflow may not use, or a pool timeout in its queries at
+ * n8n's default pool of 2), it fails the execution and returns normally. A webhook answered
+ * `onReceived` is then answered 200 and the event is lost; the trigger's webhook is `responseNode`
+ * and its step answers, so n8n answers such a delivery with an error and the provider delivers it
+ * again (nodes/WalletPaymentsTrigger/startedAnswer.ts). The fault here: the credential made
+ * unusable in workflows (n8n's `usageScope`), with Verify Signature off so that webhook() itself
+ * does not read it.
+ *
+ *   trigger-answer[<case>]: ...
+ */
+import { randomUUID } from 'crypto';
+
+import {
+	describeE2E,
+	eventsPastTrigger,
+	executionsOf,
+	newPayeeEvent,
+	settledExecutions,
+	startPayPerEvent,
+	stopStack,
+	type PayeeEvent,
+	type Stack,
+} from './support/e2e';
+import { CREDENTIAL_ID } from './support/n8n';
+
+const WORKFLOW_ID = 'WalletE2eAnswer1';
+const WEBHOOK_ID = randomUUID();
+const HEADER = 'x-wallet-signature';
+const EVENTS = 5;
+
+describeE2E('Wallet Payments Trigger: a run n8n fails in its own checks is never answered 2xx', () => {
+	let stack: Stack | undefined;
+	let url = '';
+	const lines: string[] = [];
+
+	const deliver = async (sent: PayeeEvent) => {
+		const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: sent.body });
+		await response.arrayBuffer();
+		return response.status;
+	};
+	const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((all, s) => ({ ...all, [s]: (all[s] ?? 0) + 1 }), {});
+	const paidTo = (beneficiaryId: string) => stack!.sandbox.state.transactions.filter((tx) => tx.kind === 'payout' && tx.beneficiaryId === beneficiaryId).length;
+	const setUsageScope = (scope: string) => {
+		if (!/^\w+$/.test(scope)) throw new Error(`Bad scope ${scope}`);
+		stack!.n8n.sqlite(`UPDATE credentials_entity SET "usageScope" = '${scope}' WHERE id = '${CREDENTIAL_ID}';`);
+	};
+
+	beforeAll(async () => {
+		({ stack, url } = await startPayPerEvent({
+			id: WORKFLOW_ID,
+			name: 'E2E trigger: n8n fails the run in its checks',
+			webhookId: WEBHOOK_ID,
+			secret: 'unused',
+			header: HEADER,
+			verifySignature: false,
+		}));
+	});
+
+	afterAll(async () => {
+		if (lines.length > 0) process.stdout.write(`\n${lines.join('\n')}\n`);
+		await stopStack(stack);
+	});
+
+	test(`${EVENTS} events whose runs n8n fails before any node: not answered 2xx; delivered again, each runs once and is paid once`, async () => {
+		const events: PayeeEvent[] = [];
+		for (let i = 1; i <= EVENTS; i++) events.push(await newPayeeEvent(stack!.sandbox, i));
+
+		setUsageScope('instance');
+		const first = await Promise.all(events.map(deliver));
+		setUsageScope('project');
+		const failed = await settledExecutions(stack!.n8n, WORKFLOW_ID, 0, 10000);
+		lines.push(
+			`trigger-answer[${EVENTS} events, n8n fails each run in its credential check]: answers ${JSON.stringify(tally(first))}, ` +
+				`${failed.length} executions (${failed.filter((e) => e.status === 'error').length} failed), ${failed.flatMap(eventsPastTrigger).length} past the trigger`,
+		);
+		expect(failed.flatMap(eventsPastTrigger)).toEqual([]);
+		// Anything but 2xx makes the provider deliver again; a 2xx here would lose the event.
+		expect(first.filter((status) => status >= 200 && status < 300)).toEqual([]);
+
+		const second = await Promise.all(events.map(deliver));
+		const runs = (await settledExecutions(stack!.n8n, WORKFLOW_ID, failed.length + EVENTS)).slice(failed.length);
+		const passed = runs.flatMap(eventsPastTrigger);
+		const perEvent = events.map((event) => passed.filter((id) => id === event.eventId).length);
+		const payouts = events.map((event) => paidTo(event.beneficiaryId));
+		lines.push(
+			`trigger-answer[the same ${EVENTS} delivered again]: answers ${JSON.stringify(tally(second))}, ${runs.length} runs, ` +
+				`past the trigger per event ${JSON.stringify(tally(perEvent))}, payouts per event ${JSON.stringify(tally(payouts))}`,
+		);
+		expect(second).toEqual(events.map(() => 200));
+		expect(perEvent).toEqual(events.map(() => 1));
+		expect(payouts).toEqual(events.map(() => 1));
+		expect((await executionsOf(stack!.n8n, WORKFLOW_ID)).length).toBe(failed.length + EVENTS);
+	});
+});
