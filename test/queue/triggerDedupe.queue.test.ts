@@ -113,6 +113,14 @@ describeQueue('Wallet Payments Trigger de-duplication in queue mode (2 webhook p
 		return { byStatus, redelivered, samples, unanswered, runNotStarted };
 	}
 
+	/**
+	 * Layer 1 admits one run per event per webhook processor, and frees an event's key when n8n did
+	 * not answer its delivery 2xx (docs/trigger.md): such a delivery may have made an execution
+	 * (n8n queued it, then failed), and the provider's next delivery of it starts another. At
+	 * n8n's default pool a burst has many such answers; with none, the bound is 2 per event.
+	 */
+	const maxExecutions = (answers: { redelivered: number; unanswered: number }) => 2 * EVENTS + answers.redelivered + answers.unanswered;
+
 	const passedEvents = (execution: ApiExecution) =>
 		(execution.data?.resultData.runData['Wallet Payments Trigger']?.[0]?.data?.main[0] ?? []).map((item) => String((item.json.data as { id?: string } | undefined)?.id));
 
@@ -172,7 +180,7 @@ describeQueue('Wallet Payments Trigger de-duplication in queue mode (2 webhook p
 		expectNoPackageFailures(stack!.n8n, result.failed);
 		// One run per event per webhook processor at most (layer 1), one past the trigger (layer 2).
 		expect(result.executions).toBeGreaterThanOrEqual(EVENTS);
-		expect(result.executions).toBeLessThanOrEqual(2 * EVENTS);
+		expect(result.executions).toBeLessThanOrEqual(maxExecutions(answers));
 		expect(result.eventsByTimesPassed).toEqual({ 1: EVENTS });
 		expect(result.payeesPaidTimes).toEqual({ 1: EVENTS });
 	});
@@ -198,7 +206,7 @@ describeQueue('Wallet Payments Trigger de-duplication in queue mode (2 webhook p
 		expect(answers.byStatus[200]).toBe(EVENTS * COPIES);
 		expectNoPackageFailures(stack!.n8n, result.failed);
 		expect(result.executions).toBeGreaterThanOrEqual(EVENTS);
-		expect(result.executions).toBeLessThanOrEqual(2 * EVENTS);
+		expect(result.executions).toBeLessThanOrEqual(maxExecutions(answers));
 		expect(result.wentPastTrigger).toBe(0);
 		expect(result.eventsByTimesPassed).toEqual({ 0: EVENTS });
 		expect(result.payeesPaidTimes).toEqual({ 1: EVENTS });
