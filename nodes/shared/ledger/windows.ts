@@ -18,10 +18,10 @@
  * In queue mode a reservation is a claim that waits (claim.ts). So keys are claimed ahead, in
  * chunks of up to CLAIM_CHUNK items, each chunk's claim starting once the one before made its
  * first store call: the waits overlap each other and the sending, and a run waits the first
- * chunk's claim (two claim waits) in all, not one per window. Windows, of the largest size from the start, are then marked
- * sending one at a time, right before their first item leaves: keys claimed and never marked
- * (the run died first) are taken over by a Retry (takeover.ts); only a window that started
- * sending can leave rows with an unknown outcome.
+ * chunk's claim (two claim waits) in all, not one per window. Windows, of the largest size from
+ * the start, are then marked sending one at a time, right before their first item leaves: keys
+ * claimed and never marked (the run died first) are taken over by a Retry (takeover.ts); only a
+ * window that started sending can leave rows with an unknown outcome.
  *
  * An item whose key came earlier in the same run waits until that item is done, then is reserved
  * on its own: it is already submitted, or sent if the earlier one was refused.
