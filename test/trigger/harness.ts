@@ -6,7 +6,9 @@
  *   does not parse is answered 422 before the node runs);
  * - calls the node's `webhook()` with n8n-core's real `WebhookContext`
  *   (packages/cli/src/webhooks/webhook.service.ts `runWebhook`);
- * - answers like packages/cli/src/webhooks/webhook-helpers.ts for `responseMode: 'onReceived'`:
+ * - answers like packages/cli/src/webhooks/webhook-helpers.ts for `responseMode: 'onReceived'`
+ *   (the trigger is `responseNode`, and its step's first act is this same 200 "Workflow was
+ *   started", so a run that starts is answered alike; startedAnswer.test.ts covers the step):
  *   `noWebhookResponse` → the node answered itself; no `workflowData` → 200 with
  *   `webhookResponse` (or "Webhook call received"); `workflowData` → a run starts and the answer
  *   is 200 "Workflow was started"; a throwing node → 500 with n8n's generic message;
