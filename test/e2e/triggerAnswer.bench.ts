@@ -15,7 +15,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 
 import { paidTimes } from '../queue/support/queue';
-import { describeE2E, deliverSigned, eventsPastTrigger, newPayeeEvent, settledExecutions, startPayPerEvent, stopStack, type PayeeEvent, type Stack } from './support/e2e';
+import { describeE2E, deliverSigned, eventsPastTrigger, newPayeeEvent, settledExecutions, startPayPerEvent, stopStack, tally, type PayeeEvent, type Stack } from './support/e2e';
 
 const WORKFLOW_ID = 'WalletBenchAnswr';
 const SECRET = 'whsec_bench_answer';
@@ -35,7 +35,6 @@ describeE2E('bench: the trigger answer in one n8n process, credential as created
 		const status = await deliverSigned(url, event.body, SECRET, HEADER);
 		return { status, ms: performance.now() - started };
 	};
-	const tally = (values: number[]) => values.reduce<Record<number, number>>((all, v) => ({ ...all, [v]: (all[v] ?? 0) + 1 }), {});
 	const percentile = (sorted: number[], share: number) => sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)];
 
 	function report(label: string, times: number[]) {

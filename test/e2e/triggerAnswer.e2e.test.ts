@@ -21,11 +21,12 @@ import {
 	settledExecutions,
 	startPayPerEvent,
 	stopStack,
+	tally,
 	type PayeeEvent,
 	type Stack,
 } from './support/e2e';
 import { CREDENTIAL_ID } from './support/n8n';
-import { paidTimes } from '../queue/support/queue';
+import { paidTimes, postJson } from '../queue/support/queue';
 
 const WORKFLOW_ID = 'WalletE2eAnswer1';
 const WEBHOOK_ID = randomUUID();
@@ -37,12 +38,7 @@ describeE2E('Wallet Payments Trigger: a run n8n fails in its own checks is never
 	let url = '';
 	const lines: string[] = [];
 
-	const deliver = async (sent: PayeeEvent) => {
-		const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: sent.body });
-		await response.arrayBuffer();
-		return response.status;
-	};
-	const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((all, s) => ({ ...all, [s]: (all[s] ?? 0) + 1 }), {});
+	const deliver = async (sent: PayeeEvent) => await postJson(url, sent.body);
 	const setUsageScope = (scope: string) => {
 		if (!/^\w+$/.test(scope)) throw new Error(`Bad scope ${scope}`);
 		stack!.n8n.sqlite(`UPDATE credentials_entity SET "usageScope" = '${scope}' WHERE id = '${CREDENTIAL_ID}';`);

@@ -20,6 +20,7 @@ import {
 	deliverSigned,
 	startPayPerEvent,
 	stopStack,
+	tally,
 	type PayeeEvent,
 	type Stack,
 } from './support/e2e';
@@ -49,8 +50,6 @@ describeE2E(
 
 		const deliver = async (sent: PayeeEvent) => await deliverSigned(url, sent.body, SECRET, HEADER);
 
-		const tally = (statuses: number[]) =>
-			statuses.reduce<Record<number, number>>((all, s) => ({ ...all, [s]: (all[s] ?? 0) + 1 }), {});
 		const paidTo = (beneficiaryId: string) =>
 			stack!.sandbox.state.transactions.filter(
 				(tx) => tx.kind === 'payout' && tx.beneficiaryId === beneficiaryId,

@@ -176,6 +176,11 @@ export async function settledExecutions(n8n: N8n, workflowId: string, atLeast: n
 	throw new Error(`Executions did not settle: ${JSON.stringify(last.map((e) => [e.id, e.status]))}`);
 }
 
+/** How many times each value occurs, e.g. HTTP statuses → {200: 5, 500: 1}. */
+export function tally(values: number[]): Record<number, number> {
+	return values.reduce<Record<number, number>>((all, v) => ({ ...all, [v]: (all[v] ?? 0) + 1 }), {});
+}
+
 /** The event IDs the Wallet Payments Trigger let through to the rest of the workflow in an execution. */
 export function eventsPastTrigger(execution: ApiExecution): string[] {
 	return (execution.data?.resultData.runData['Wallet Payments Trigger']?.[0]?.data?.main[0] ?? []).map((item) => (item.json.data as { id: string }).id);
