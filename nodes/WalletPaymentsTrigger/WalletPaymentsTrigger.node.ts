@@ -75,7 +75,7 @@ export class WalletPaymentsTrigger implements INodeType {
 			{
 				name: 'default',
 				httpMethod: 'POST',
-				// The trigger's step answers, once its run started (startedAnswer.ts).
+				// The trigger's step answers, once its run started and its record held (startedAnswer.ts).
 				responseMode: RESPONSE_MODE,
 				path: 'webhook',
 			},
@@ -198,11 +198,17 @@ export class WalletPaymentsTrigger implements INodeType {
 	 * back.
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		answerFromStep(this);
 		const items = this.getInputData();
-		if (this.getMode() === 'manual') return [items];
+		if (this.getMode() === 'manual') {
+			answerFromStep(this);
+			return [items];
+		}
 		const options = this.getNodeParameter('options', 0, {}) as IDataObject;
-		return [await unhandledEvents(this, items, dedupeWindow(options.dedupeWindow))];
+		// Answered once the event's record held: a run that fails here is answered with an error,
+		// so the provider delivers the event again (startedAnswer.ts).
+		const passed = await unhandledEvents(this, items, dedupeWindow(options.dedupeWindow));
+		answerFromStep(this);
+		return [passed];
 	}
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {

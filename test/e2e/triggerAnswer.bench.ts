@@ -1,9 +1,10 @@
 /**
  * `npm run bench:trigger` (part of `npm run bench`): how soon the Wallet Payments Trigger answers
  * a delivery in one n8n process, the credential as a user creates it (issue #29, point 1: within
- * 5 s at the 99th percentile). The trigger answers from its own step, first thing, before its
- * record (a claim of about two claim waits with this credential): the answer waits for n8n to
- * start the run, not for the claim. A workflow that pays one payee per event; 100 events one after
+ * 5 s at the 99th percentile). The trigger answers from its own step once the event's record held
+ * (issue #44, point 2: a run that fails at the trigger is answered with an error, never 2xx), so
+ * the answer waits for the record's claim (about two claim waits with this credential) as well as
+ * for n8n to start the run. A workflow that pays one payee per event; 100 events one after
  * another, then 100 more in 5 bursts of 20 at once. Every event must run past the trigger once and
  * no payee be paid twice (checked); a payout not sent because a claim met a store call as long as
  * the claim wait is counted. The times are reported, never enforced (docs/performance.md).

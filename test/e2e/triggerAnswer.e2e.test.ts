@@ -7,7 +7,9 @@
  * and its step answers, so n8n answers such a delivery with an error and the provider delivers it
  * again (nodes/WalletPaymentsTrigger/startedAnswer.ts). The fault here: the credential made
  * unusable in workflows (n8n's `usageScope`), with Verify Signature off so that webhook() itself
- * does not read it.
+ * does not read it. Second case (issue #44, point 2): a run that fails at the trigger's own step,
+ * its event's record refused by n8n's store, is not answered 2xx either: the step answers only once
+ * the record held.
  *
  *   trigger-answer[<case>]: ...
  */
@@ -44,6 +46,15 @@ describeE2E('Wallet Payments Trigger: a run n8n fails in its own checks is never
 		stack!.n8n.sqlite(`UPDATE credentials_entity SET "usageScope" = '${scope}' WHERE id = '${CREDENTIAL_ID}';`);
 	};
 
+	/** Sets the value of the trigger node's row in n8n's store (found by its type in the workflow). */
+	const setTriggerRow = (value: string) =>
+		stack!.n8n.sqlite(
+			`DELETE FROM processed_data WHERE "workflowId" = '${WORKFLOW_ID}'; ` +
+				`INSERT INTO processed_data ("workflowId", "context", "value", "createdAt", "updatedAt") ` +
+				`SELECT '${WORKFLOW_ID}', 'n:' || json_extract(n.value, '$.id'), ${value}, datetime('now'), datetime('now') ` +
+				`FROM workflow_entity w, json_each(w.nodes) n WHERE w.id = '${WORKFLOW_ID}' AND json_extract(n.value, '$.type') LIKE '%walletPaymentsTrigger';`,
+		);
+
 	beforeAll(async () => {
 		({ stack, url } = await startPayPerEvent({
 			id: WORKFLOW_ID,
@@ -52,7 +63,8 @@ describeE2E('Wallet Payments Trigger: a run n8n fails in its own checks is never
 			secret: 'unused',
 			header: HEADER,
 			verifySignature: false,
-		}));
+			// The credential as a user creates it: the event's record is a claim.
+		}, {}, undefined, { processes: undefined }));
 	});
 
 	afterAll(async () => {
@@ -89,5 +101,40 @@ describeE2E('Wallet Payments Trigger: a run n8n fails in its own checks is never
 		expect(perEvent).toEqual(events.map(() => 1));
 		expect(payouts).toEqual({ 1: EVENTS });
 		expect((await executionsOf(stack!.n8n, WORKFLOW_ID)).length).toBe(failed.length + EVENTS);
+	});
+
+	test(`${EVENTS} events whose record fails at the trigger's step: not answered 2xx; delivered again, each runs once and is paid once`, async () => {
+		const events: PayeeEvent[] = [];
+		for (let i = 1; i <= EVENTS; i++) events.push(await newPayeeEvent(stack!.sandbox, 100 + i));
+		const before = (await executionsOf(stack!.n8n, WORKFLOW_ID)).length;
+
+		// The trigger's row in n8n's store made unusable for it (another mode, as n8n's Remove
+		// Duplicates node can leave one): every record at the step throws.
+		setTriggerRow(`'{"mode":"latestIncrementalKey","data":"1"}'`);
+		const first = await Promise.all(events.map(deliver));
+		const failed = await settledExecutions(stack!.n8n, WORKFLOW_ID, before + EVENTS);
+		stack!.n8n.sqlite(`DELETE FROM processed_data WHERE "workflowId" = '${WORKFLOW_ID}';`);
+		const failedHere = failed.slice(before);
+		lines.push(
+			`trigger-answer[${EVENTS} events, the record fails at the trigger's step]: answers ${JSON.stringify(tally(first))}, ` +
+				`${failedHere.length} executions (${failedHere.filter((e) => e.status === 'error').length} failed), ${failedHere.flatMap(eventsPastTrigger).length} past the trigger`,
+		);
+		expect(failedHere.flatMap(eventsPastTrigger)).toEqual([]);
+		expect(failedHere.filter((e) => e.status === 'error')).toHaveLength(EVENTS);
+		// Answered 200 before the record, these events would be lost (no provider delivers again).
+		expect(first.filter((status) => status >= 200 && status < 300)).toEqual([]);
+
+		const second = await Promise.all(events.map(deliver));
+		const runs = (await settledExecutions(stack!.n8n, WORKFLOW_ID, failed.length + EVENTS)).slice(failed.length);
+		const passed = runs.flatMap(eventsPastTrigger);
+		const perEvent = events.map((event) => passed.filter((id) => id === event.eventId).length);
+		const payouts = paidTimes(stack!.sandbox, events.map((event) => event.beneficiaryId));
+		lines.push(
+			`trigger-answer[the same ${EVENTS} delivered again]: answers ${JSON.stringify(tally(second))}, ${runs.length} runs, ` +
+				`past the trigger per event ${JSON.stringify(tally(perEvent))}, payouts per event ${JSON.stringify(payouts)}`,
+		);
+		expect(second).toEqual(events.map(() => 200));
+		expect(perEvent).toEqual(events.map(() => 1));
+		expect(payouts).toEqual({ 1: EVENTS });
 	});
 });
