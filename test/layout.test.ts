@@ -59,3 +59,18 @@ test('no import circles under nodes/', () => {
 	for (const file of files) visit(file, []);
 	expect(circles).toEqual([]);
 });
+
+test('every operation file states its kind with satisfies, and every operation is in the resources table', () => {
+	const operationFiles = files.filter((file) => file.endsWith('.operation.ts'));
+	expect(operationFiles.length).toBeGreaterThan(20);
+	const undeclared = operationFiles.filter(
+		(file) => !/^export const operation = \{[^}]*\} satisfies (Read|Write|Guarded)Operation;$/m.test(fs.readFileSync(path.join(ROOT, file), 'utf8')),
+	);
+	expect(undeclared).toEqual([]);
+	const listed = operationFiles.filter((file) => {
+		const index = fs.readFileSync(path.join(ROOT, path.posix.dirname(file), 'index.ts'), 'utf8');
+		const name = path.posix.basename(file, '.operation.ts');
+		return index.includes(`\t${name}: ${name}.operation,`);
+	});
+	expect(listed).toEqual(operationFiles);
+});

@@ -4,20 +4,12 @@ import { join } from 'path';
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { WalletPayments } from '../nodes/WalletPayments/WalletPayments.node';
-import * as beneficiary from '../nodes/WalletPayments/actions/beneficiary';
-import * as card from '../nodes/WalletPayments/actions/card';
-import * as collection from '../nodes/WalletPayments/actions/collection';
-import * as country from '../nodes/WalletPayments/actions/country';
-import * as customer from '../nodes/WalletPayments/actions/customer';
-import * as payout from '../nodes/WalletPayments/actions/payout';
-import * as swap from '../nodes/WalletPayments/actions/swap';
-import * as transaction from '../nodes/WalletPayments/actions/transaction';
+import type { Operation as OperationContract } from '../nodes/WalletPayments/actions/operation';
+import { resources } from '../nodes/WalletPayments/actions/resources';
 
-/** Each operation's module, as the router finds it: `reads` marks a read, `prepare` one sent at most once. */
-const ACTIONS = { beneficiary, card, collection, country, customer, payout, swap, transaction } as unknown as Record<
-	string,
-	Record<string, { reads?: boolean; prepare?: unknown }>
->;
+/** Each operation's kind, as the router finds it: a read, a write, or guarded (sent at most once). */
+const kindOf = (resource: string, operation: string) =>
+	(resources as unknown as Record<string, { operations: Record<string, OperationContract> }>)[resource].operations[operation].kind;
 
 const ROOT = join(__dirname, '..');
 const node = new WalletPayments();
@@ -102,9 +94,9 @@ describe('the node as an AI Agent tool', () => {
 				expect([id, text]).toEqual([id, expect.stringMatching(/minor units|major units|US dollars|whole number/)]);
 			}
 			// Reads say they are free to call; an operation sent at most once says what a repeat returns.
-			const module = ACTIONS[resource][String(operation.value)];
-			if (module.reads) expect([id, text]).toEqual([id, expect.stringContaining('Reads only: moves no money, free to call.')]);
-			if (module.prepare) expect([id, text]).toEqual([id, expect.stringContaining('alreadySubmitted: true')]);
+			const kind = kindOf(resource, String(operation.value));
+			if (kind === 'read') expect([id, text]).toEqual([id, expect.stringContaining('Reads only: moves no money, free to call.')]);
+			if (kind === 'guarded') expect([id, text]).toEqual([id, expect.stringContaining('alreadySubmitted: true')]);
 		}
 	});
 

@@ -6,14 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import * as beneficiary from './actions/beneficiary';
-import * as card from './actions/card';
-import * as collection from './actions/collection';
-import * as country from './actions/country';
-import * as customer from './actions/customer';
-import * as payout from './actions/payout';
-import * as swap from './actions/swap';
-import * as transaction from './actions/transaction';
+import { resourceOptions, resourceProperties } from './actions/resources';
 import { router } from './actions/router';
 import * as listSearch from './methods/listSearch';
 import * as loadOptions from './methods/loadOptions';
@@ -46,27 +39,11 @@ export class WalletPayments implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [
-					{ name: 'Beneficiary', value: 'beneficiary' },
-					{ name: 'Card', value: 'card' },
-					{ name: 'Collection', value: 'collection' },
-					{ name: 'Country', value: 'country' },
-					{ name: 'Customer', value: 'customer' },
-					{ name: 'Payout', value: 'payout' },
-					{ name: 'Swap', value: 'swap' },
-					{ name: 'Transaction', value: 'transaction' },
-				],
+				options: resourceOptions,
 				default: 'payout',
 			},
 			...toolDescriptionProperties(),
-			...beneficiary.description,
-			...card.description,
-			...collection.description,
-			...country.description,
-			...customer.description,
-			...payout.description,
-			...swap.description,
-			...transaction.description,
+			...resourceProperties,
 		],
 	};
 

@@ -16,7 +16,7 @@ import {
 	requiredEmail,
 } from '../../helpers/validation';
 import { apiRequest } from '../../transport/request';
-import type { GuardedRequest } from '../guarded/request';
+import type { GuardedOperation, GuardedRequest } from '../guarded/request';
 
 const properties: INodeProperties[] = [
 	{
@@ -109,3 +109,5 @@ export async function prepare(this: IExecuteFunctions, itemIndex: number): Promi
 		findExisting: findByReference,
 	};
 }
+
+export const operation = { kind: 'guarded', description, prepare } satisfies GuardedOperation;

@@ -11,6 +11,7 @@ import { readReturnAllAndLimit } from '../../helpers/lists';
 import { simplifyIfWanted, simplifyProperty } from '../../helpers/simplify';
 import { countryCode, currencyCode, InvalidInput, optionalText } from '../../helpers/validation';
 import { getAllByCursor } from '../../transport/pagination';
+import type { ReadOperation } from '../operation';
 
 const STATUSES = ['FAILED', 'PENDING', 'PROCESSING', 'SUCCESS'];
 
@@ -63,9 +64,6 @@ const properties: INodeProperties[] = [
 	readBatchingField,
 ];
 
-/** A read: the router may request several items at once (Batching). */
-export const reads = true;
-
 export const description = forOperation('beneficiary', 'getAll', properties);
 
 export async function execute(
@@ -96,3 +94,5 @@ export async function execute(
 		simplifyIfWanted(this, itemIndex, beneficiaries, 'beneficiary'),
 	);
 }
+
+export const operation = { kind: 'read', description, execute } satisfies ReadOperation;

@@ -2,8 +2,12 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import * as create from './create.operation';
 import * as getAll from './getAll.operation';
+import type { Operations } from '../operation';
 
-export { create, getAll };
+export const operations = {
+	create: create.operation,
+	getAll: getAll.operation,
+} satisfies Operations;
 
 export const description: INodeProperties[] = [
 	{

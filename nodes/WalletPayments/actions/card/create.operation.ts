@@ -9,7 +9,7 @@ import {
 	referenceField,
 } from '../../helpers/fields';
 import { optionalText, requiredEmail } from '../../helpers/validation';
-import type { GuardedRequest } from '../guarded/request';
+import type { GuardedOperation, GuardedRequest } from '../guarded/request';
 import { cardAmount } from './common';
 
 const properties: INodeProperties[] = [
@@ -100,3 +100,5 @@ export async function prepare(this: IExecuteFunctions, itemIndex: number): Promi
 		present: (card) => maskCardDetails(card),
 	};
 }
+
+export const operation = { kind: 'guarded', description, prepare } satisfies GuardedOperation;

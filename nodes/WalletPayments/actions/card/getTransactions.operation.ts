@@ -12,6 +12,7 @@ import { simplifyIfWanted, simplifyProperty } from '../../helpers/simplify';
 import { InvalidInput } from '../../helpers/validation';
 import { getAllByPage } from '../../transport/pagination';
 import { cardIdProperty, readCardId } from './common';
+import type { ReadOperation } from '../operation';
 
 const ORDERS = ['ASC', 'DESC'];
 
@@ -43,9 +44,6 @@ const properties: INodeProperties[] = [
 	readBatchingField,
 ];
 
-/** A read: the router may request several items at once (Batching). */
-export const reads = true;
-
 export const description = forOperation('card', 'getTransactions', properties);
 
 export async function execute(
@@ -73,3 +71,5 @@ export async function execute(
 		simplifyIfWanted(this, itemIndex, transactions, 'cardTransaction'),
 	);
 }
+
+export const operation = { kind: 'read', description, execute } satisfies ReadOperation;

@@ -8,8 +8,18 @@ import * as terminate from './terminate.operation';
 import * as topUp from './topUp.operation';
 import * as unfreeze from './unfreeze.operation';
 import * as withdraw from './withdraw.operation';
+import type { Operations } from '../operation';
 
-export { create, freeze, getTransactions, registerUser, terminate, topUp, unfreeze, withdraw };
+export const operations = {
+	create: create.operation,
+	freeze: freeze.operation,
+	getTransactions: getTransactions.operation,
+	registerUser: registerUser.operation,
+	terminate: terminate.operation,
+	topUp: topUp.operation,
+	unfreeze: unfreeze.operation,
+	withdraw: withdraw.operation,
+} satisfies Operations;
 
 export const description: INodeProperties[] = [
 	{

@@ -18,6 +18,7 @@ import {
 	requiredText,
 } from '../../helpers/validation';
 import { apiRequest } from '../../transport/request';
+import type { WriteOperation } from '../operation';
 
 const properties: INodeProperties[] = [
 	customerEmailField(
@@ -226,3 +227,5 @@ export async function execute(
 		typeof cardUser === 'object' && cardUser !== null ? cardUser : {},
 	);
 }
+
+export const operation = { kind: 'write', description, execute } satisfies WriteOperation;

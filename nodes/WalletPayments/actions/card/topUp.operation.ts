@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { forOperation } from '../../helpers/displayOptions';
 import { duplicateProtectionField, sendBatchingField, referenceField } from '../../helpers/fields';
 import { optionalText } from '../../helpers/validation';
-import type { GuardedRequest } from '../guarded/request';
+import type { GuardedOperation, GuardedRequest } from '../guarded/request';
 import { cardAmount, cardIdProperty, readCardId } from './common';
 
 const properties: INodeProperties[] = [
@@ -60,3 +60,5 @@ export async function prepare(this: IExecuteFunctions, itemIndex: number): Promi
 		reference: { given: additional.reference },
 	};
 }
+
+export const operation = { kind: 'guarded', description, prepare } satisfies GuardedOperation;

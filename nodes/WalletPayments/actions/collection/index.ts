@@ -1,8 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import * as initialize from './initialize.operation';
+import type { Operations } from '../operation';
 
-export { initialize };
+export const operations = {
+	initialize: initialize.operation,
+} satisfies Operations;
 
 export const description: INodeProperties[] = [
 	{

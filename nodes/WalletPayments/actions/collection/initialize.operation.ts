@@ -15,7 +15,7 @@ import {
 	requiredEmail,
 } from '../../helpers/validation';
 import { amountProperties, readMinorAmount } from '../../helpers/units';
-import type { GuardedRequest } from '../guarded/request';
+import type { GuardedOperation, GuardedRequest } from '../guarded/request';
 
 const properties: INodeProperties[] = [
 	{
@@ -136,3 +136,5 @@ export async function prepare(this: IExecuteFunctions, itemIndex: number): Promi
 		movesMoney: false,
 	};
 }
+
+export const operation = { kind: 'guarded', description, prepare } satisfies GuardedOperation;

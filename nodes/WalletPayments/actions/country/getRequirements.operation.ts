@@ -4,6 +4,7 @@ import { getCountryRequirements } from '../../helpers/destination';
 import { forOperation } from '../../helpers/displayOptions';
 import { readBatchingField } from '../../helpers/fields';
 import { countryCode } from '../../helpers/validation';
+import type { ReadOperation } from '../operation';
 
 const properties: INodeProperties[] = [
 	{
@@ -19,9 +20,6 @@ const properties: INodeProperties[] = [
 	readBatchingField,
 ];
 
-/** A read: the router may request several items at once (Batching). */
-export const reads = true;
-
 export const description = forOperation('country', 'getRequirements', properties);
 
 export async function execute(
@@ -32,3 +30,5 @@ export async function execute(
 	const requirements = await getCountryRequirements.call(this, code);
 	return this.helpers.returnJsonArray(requirements);
 }
+
+export const operation = { kind: 'read', description, execute } satisfies ReadOperation;

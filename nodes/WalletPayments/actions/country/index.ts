@@ -1,8 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import * as getRequirements from './getRequirements.operation';
+import type { Operations } from '../operation';
 
-export { getRequirements };
+export const operations = {
+	getRequirements: getRequirements.operation,
+} satisfies Operations;
 
 export const description: INodeProperties[] = [
 	{

@@ -13,6 +13,7 @@ import {
 	requiredText,
 } from '../../helpers/validation';
 import { apiRequest } from '../../transport/request';
+import type { WriteOperation } from '../operation';
 
 const properties: INodeProperties[] = [
 	{
@@ -88,3 +89,5 @@ export async function execute(
 	const customer = await apiRequest.call(this, 'POST', '/api/v2/customers', { body });
 	return this.helpers.returnJsonArray(customer);
 }
+
+export const operation = { kind: 'write', description, execute } satisfies WriteOperation;

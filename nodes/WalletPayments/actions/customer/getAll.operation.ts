@@ -11,6 +11,7 @@ import { readReturnAllAndLimit } from '../../helpers/lists';
 import { simplifyIfWanted, simplifyProperty } from '../../helpers/simplify';
 import { optionalText } from '../../helpers/validation';
 import { getAllByCursor } from '../../transport/pagination';
+import type { ReadOperation } from '../operation';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
@@ -56,9 +57,6 @@ const properties: INodeProperties[] = [
 	readBatchingField,
 ];
 
-/** A read: the router may request several items at once (Batching). */
-export const reads = true;
-
 export const description = forOperation('customer', 'getAll', properties);
 
 const FILTERS: Array<[name: string, label: string]> = [
@@ -85,3 +83,5 @@ export async function execute(
 	});
 	return this.helpers.returnJsonArray(simplifyIfWanted(this, itemIndex, customers, 'customer'));
 }
+
+export const operation = { kind: 'read', description, execute } satisfies ReadOperation;

@@ -3,8 +3,13 @@ import type { INodeProperties } from 'n8n-workflow';
 import * as create from './create.operation';
 import * as getAll from './getAll.operation';
 import * as update from './update.operation';
+import type { Operations } from '../operation';
 
-export { create, getAll, update };
+export const operations = {
+	create: create.operation,
+	getAll: getAll.operation,
+	update: update.operation,
+} satisfies Operations;
 
 export const description: INodeProperties[] = [
 	{

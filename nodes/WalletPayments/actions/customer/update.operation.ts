@@ -15,6 +15,7 @@ import {
 	requiredText,
 } from '../../helpers/validation';
 import { apiRequest } from '../../transport/request';
+import type { WriteOperation } from '../operation';
 
 const properties: INodeProperties[] = [
 	customerLocator,
@@ -104,3 +105,5 @@ export async function execute(
 	);
 	return this.helpers.returnJsonArray(customer);
 }
+
+export const operation = { kind: 'write', description, execute } satisfies WriteOperation;

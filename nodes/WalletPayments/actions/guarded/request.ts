@@ -8,7 +8,7 @@
  * the ID it acts on, else one derived from what stays the same when n8n re-runs the node
  * (helpers/idempotency.ts). Where the API takes a reference, the key also makes the reference.
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { LedgerItem } from '../../../shared/ledger';
 
@@ -43,12 +43,14 @@ export interface GuardedRequest {
 	) => Promise<IDataObject | undefined>;
 }
 
+/**
+ * Creates something at the service (the operation contract's third kind: ../operation.ts):
+ * `prepare` builds and checks an item's request and sends nothing.
+ */
 export interface GuardedOperation {
+	kind: 'guarded';
+	description: INodeProperties[];
 	prepare(this: IExecuteFunctions, itemIndex: number): Promise<GuardedRequest>;
-}
-
-export function isGuarded(operation: unknown): operation is GuardedOperation {
-	return typeof (operation as GuardedOperation | undefined)?.prepare === 'function';
 }
 
 /** An item ready to be sent: its request, and its key and Allow Resend for the ledger. */

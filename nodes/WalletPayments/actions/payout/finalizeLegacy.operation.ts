@@ -8,7 +8,7 @@ import {
 } from '../../helpers/fields';
 import { requiredText } from '../../helpers/validation';
 import { waitSettingsIfAsked } from '../../helpers/settlement';
-import type { GuardedRequest } from '../guarded/request';
+import type { GuardedOperation, GuardedRequest } from '../guarded/request';
 
 const properties: INodeProperties[] = [
 	{
@@ -40,3 +40,5 @@ export async function prepare(this: IExecuteFunctions, itemIndex: number): Promi
 		waitForFinal: waitSettingsIfAsked(this, itemIndex),
 	};
 }
+
+export const operation = { kind: 'guarded', description, prepare } satisfies GuardedOperation;

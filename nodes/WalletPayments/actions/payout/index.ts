@@ -3,8 +3,13 @@ import type { INodeProperties } from 'n8n-workflow';
 import * as finalizeLegacy from './finalizeLegacy.operation';
 import * as initiate from './initiate.operation';
 import * as initiateLegacy from './initiateLegacy.operation';
+import type { Operations } from '../operation';
 
-export { finalizeLegacy, initiate, initiateLegacy };
+export const operations = {
+	finalizeLegacy: finalizeLegacy.operation,
+	initiate: initiate.operation,
+	initiateLegacy: initiateLegacy.operation,
+} satisfies Operations;
 
 export const description: INodeProperties[] = [
 	{

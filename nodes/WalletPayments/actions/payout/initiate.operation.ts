@@ -21,7 +21,7 @@ import {
 } from '../../helpers/validation';
 import { readMinorAmount } from '../../helpers/units';
 import { waitSettingsIfAsked } from '../../helpers/settlement';
-import type { GuardedRequest } from '../guarded/request';
+import type { GuardedOperation, GuardedRequest } from '../guarded/request';
 import { payoutAmountProperties } from './payoutAmount';
 
 const INLINE = { beneficiaryMode: ['inline'] };
@@ -181,3 +181,5 @@ export async function prepare(this: IExecuteFunctions, itemIndex: number): Promi
 		waitForFinal: waitSettingsIfAsked(this, itemIndex),
 	};
 }
+
+export const operation = { kind: 'guarded', description, prepare } satisfies GuardedOperation;

@@ -18,7 +18,7 @@ import {
 	requiredText,
 } from '../../helpers/validation';
 import { readMinorAmount } from '../../helpers/units';
-import type { GuardedRequest } from '../guarded/request';
+import type { GuardedOperation, GuardedRequest } from '../guarded/request';
 import { payoutAmountProperties } from './payoutAmount';
 
 const properties: INodeProperties[] = [
@@ -88,3 +88,5 @@ export async function prepare(this: IExecuteFunctions, itemIndex: number): Promi
 		reference: { given: this.getNodeParameter('reference', itemIndex, '') },
 	};
 }
+
+export const operation = { kind: 'guarded', description, prepare } satisfies GuardedOperation;

@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { forOperation } from '../../helpers/displayOptions';
 import { duplicateProtectionField, sendBatchingField } from '../../helpers/fields';
 import { requiredText } from '../../helpers/validation';
-import type { GuardedRequest } from '../guarded/request';
+import type { GuardedOperation, GuardedRequest } from '../guarded/request';
 
 const properties: INodeProperties[] = [
 	{
@@ -25,3 +25,5 @@ export async function prepare(this: IExecuteFunctions, itemIndex: number): Promi
 	const quoteId = requiredText(this.getNodeParameter('quoteId', itemIndex), 'Quote ID', 100);
 	return { endpoint: '/api/v2/wallets/finalize-swap', body: { quoteId }, doneOnceFor: quoteId };
 }
+
+export const operation = { kind: 'guarded', description, prepare } satisfies GuardedOperation;

@@ -5,6 +5,7 @@ import type { Money } from '../../helpers/limits';
 import { majorAmountText, majorToMinor } from '../../helpers/units';
 import { currencyCode, InvalidInput } from '../../helpers/validation';
 import { apiRequest } from '../../transport/request';
+import type { WriteOperation } from '../operation';
 
 const properties: INodeProperties[] = [
 	{
@@ -65,7 +66,7 @@ function quoteBody(context: IExecuteFunctions, itemIndex: number) {
 }
 
 /** What the quote would swap, for the credential's limits (helpers/limits.ts). */
-export function money(this: IExecuteFunctions, itemIndex: number): Money {
+function money(this: IExecuteFunctions, itemIndex: number): Money {
 	const body = quoteBody(this, itemIndex);
 	const currency = body.sourceCurrency.toUpperCase();
 	return {
@@ -83,3 +84,5 @@ export async function execute(
 	const quote = await apiRequest.call(this, 'POST', '/api/v1/wallets/initialize-swap', { body });
 	return this.helpers.returnJsonArray(quote);
 }
+
+export const operation = { kind: 'write', description, execute, money } satisfies WriteOperation;

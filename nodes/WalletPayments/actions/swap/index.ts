@@ -2,8 +2,12 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import * as finalize from './finalize.operation';
 import * as getQuote from './getQuote.operation';
+import type { Operations } from '../operation';
 
-export { finalize, getQuote };
+export const operations = {
+	finalize: finalize.operation,
+	getQuote: getQuote.operation,
+} satisfies Operations;
 
 export const description: INodeProperties[] = [
 	{

@@ -5,6 +5,7 @@ import { readBatchingField } from '../../helpers/fields';
 import { simplifyIfWanted, simplifyProperty } from '../../helpers/simplify';
 import { requiredText } from '../../helpers/validation';
 import { apiRequest } from '../../transport/request';
+import type { ReadOperation } from '../operation';
 
 const properties: INodeProperties[] = [
 	{
@@ -19,9 +20,6 @@ const properties: INodeProperties[] = [
 	simplifyProperty('transaction'),
 	readBatchingField,
 ];
-
-/** A read: the router may request several items at once (Batching). */
-export const reads = true;
 
 export const description = forOperation('transaction', 'get', properties);
 
@@ -43,3 +41,5 @@ export async function execute(
 		simplifyIfWanted(this, itemIndex, transaction, 'transaction'),
 	);
 }
+
+export const operation = { kind: 'read', description, execute } satisfies ReadOperation;

@@ -2,8 +2,12 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import * as get from './get.operation';
 import * as waitForFinal from './waitForFinal.operation';
+import type { Operations } from '../operation';
 
-export { get, waitForFinal };
+export const operations = {
+	get: get.operation,
+	waitForFinal: waitForFinal.operation,
+} satisfies Operations;
 
 export const description: INodeProperties[] = [
 	{

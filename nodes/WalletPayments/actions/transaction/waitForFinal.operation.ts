@@ -9,6 +9,7 @@ import {
 	waitProperties,
 } from '../../helpers/settlement';
 import { requiredText } from '../../helpers/validation';
+import type { ReadOperation } from '../operation';
 
 const properties: INodeProperties[] = [
 	{
@@ -29,10 +30,6 @@ const properties: INodeProperties[] = [
 
 export const description = forOperation('transaction', 'waitForFinal', properties);
 
-/** Reads only: many items wait at once (the Batching option; 100 by default). */
-export const reads = true;
-export const itemsPerBatchDefault = 100;
-
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -52,3 +49,11 @@ export async function execute(
 		...settlementFields(settlement),
 	});
 }
+
+/** Many items wait at once: 100 in flight unless Batching says otherwise. */
+export const operation = {
+	kind: 'read',
+	description,
+	execute,
+	itemsPerBatchDefault: 100,
+} satisfies ReadOperation;
