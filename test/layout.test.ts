@@ -74,3 +74,11 @@ test('every operation file states its kind with satisfies, and every operation i
 	});
 	expect(listed).toEqual(operationFiles);
 });
+
+test('no two files under nodes/ share a name (index.ts and <operation>.operation.ts aside)', () => {
+	const names = files
+		.filter((file) => file.startsWith('nodes/'))
+		.map((file) => path.posix.basename(file))
+		.filter((name) => name !== 'index.ts' && !name.endsWith('.operation.ts'));
+	expect(names.filter((name, at) => names.indexOf(name) !== at)).toEqual([]);
+});

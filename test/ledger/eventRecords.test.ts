@@ -1,5 +1,5 @@
 /**
- * nodes/shared/ledger/events.ts: a trigger run whose event could not be recorded says so in n8n's
+ * nodes/shared/ledger/eventRecords.ts: a trigger run whose event could not be recorded says so in n8n's
  * log, once, with the reason. The queue suite counts these lines to tell the trigger's own failures
  * from n8n's: at n8n's default pool, n8n fails runs at the trigger without running it (an error its
  * webhook process recorded on the execution, rethrown by the worker).

@@ -1,11 +1,11 @@
 /**
  * The operation contract: each `<operation>.operation.ts` exports `operation`, which states with
- * `satisfies` which kind it is (a read, a write, or guarded: guarded/request.ts). The kind decides
+ * `satisfies` which kind it is (a read, a write, or guarded: guarded/prepare.ts). The kind decides
  * how the router runs its items.
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import type { GuardedOperation } from './guarded/request';
+import type { GuardedOperation } from './guarded/prepare';
 import type { ReadMoney } from './limitCheck';
 
 type Execute = (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;

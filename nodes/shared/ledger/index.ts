@@ -10,7 +10,7 @@ export {
 	MIN_CLAIM_WAIT_MS,
 	ONE_PROCESS,
 } from './crossProcess';
-export { eventKey, recordEvents } from './events';
+export { eventKey, recordEvents } from './eventRecords';
 export { openLedger, type Ledger } from './ledger';
 export {
 	KEYS_REMEMBERED,

@@ -15,7 +15,7 @@
  * | `n8n-run:<origin>`     | first in a run's first store call                        | no older record of it was dropped   |
  * | `n8n-claim:<uuid>`     | with a claim attempt's values                            | the attempt held while it is there  |
  * | `n8n-exec:<id>`        | queue mode: in a run's first claim                       | this execution ran the node         |
- * | `["<event>","<id>",…]` | the trigger's step, once per event (events.ts)           | the event went past the trigger     |
+ * | `["<event>","<id>",…]` | the trigger's step, once per event (eventRecords.ts)     | the event went past the trigger     |
  *
  * A key with `#claimed` but neither `#sending` nor `#accepted` was claimed and never sent: a Retry,
  * or the same execution run again (its `n8n-exec:` found), takes it over (takeover.ts). What a

@@ -16,7 +16,7 @@ import {
 	requiredEmail,
 } from '../../helpers/validation';
 import { apiRequest } from '../../transport/request';
-import type { GuardedOperation, GuardedRequest } from '../guarded/request';
+import type { GuardedOperation, GuardedRequest } from '../guarded/prepare';
 
 const properties: INodeProperties[] = [
 	{

@@ -9,7 +9,7 @@ import {
 	referenceField,
 } from '../../helpers/fields';
 import { optionalText, requiredEmail } from '../../helpers/validation';
-import type { GuardedOperation, GuardedRequest } from '../guarded/request';
+import type { GuardedOperation, GuardedRequest } from '../guarded/prepare';
 import { cardAmount } from './common';
 
 const properties: INodeProperties[] = [

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { forOperation } from '../../helpers/displayOptions';
 import { duplicateProtectionField, sendBatchingField, referenceField } from '../../helpers/fields';
 import { INT32_MAX, positiveInteger } from '../../helpers/validation';
-import type { GuardedOperation, GuardedRequest } from '../guarded/request';
+import type { GuardedOperation, GuardedRequest } from '../guarded/prepare';
 import { cardIdProperty, readCardId } from './common';
 
 const properties: INodeProperties[] = [

@@ -15,7 +15,7 @@ import {
 	requiredEmail,
 } from '../../helpers/validation';
 import { amountProperties, readMinorAmount } from '../../helpers/units';
-import type { GuardedOperation, GuardedRequest } from '../guarded/request';
+import type { GuardedOperation, GuardedRequest } from '../guarded/prepare';
 
 const properties: INodeProperties[] = [
 	{

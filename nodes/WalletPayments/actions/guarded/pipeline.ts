@@ -2,7 +2,7 @@
  * The guarded pipeline: operations that create something at the service run in two passes. Every
  * item is built and validated first (a bad row stops the run before any money moves), the run
  * checked against the credential's limits and an Approved Fingerprint (or only previewed:
- * approval.ts), then the items are sent, up to Items per Batch at once, each at most once
+ * preview.ts), then the items are sent, up to Items per Batch at once, each at most once
  * (run.ts), and their records verified to have held. Items that asked to wait for their final
  * status then all wait together, their status checks within the same Batching bound on requests
  * in flight.
@@ -16,8 +16,8 @@ import { limiter } from '../../helpers/limiter';
 import { limitsRefusal } from '../../helpers/limits';
 import { settlementFields, waitForFinalStatus } from '../../helpers/settlement';
 import { eachItem, eachItemBatched, inItemOrder, type ItemResult, refuseAll } from '../itemLoop';
-import { approvalRefusal, previewRun } from './approval';
-import { type GuardedOperation, moneyOf, prepareItem, type PreparedItem } from './request';
+import { approvalRefusal, previewRun } from './preview';
+import { type GuardedOperation, moneyOf, prepareItem, type PreparedItem } from './prepare';
 import { guardedRun } from './run';
 
 export async function runGuarded(

@@ -14,7 +14,7 @@ import {
 	windows,
 } from '../../../shared/ledger';
 import { itemRanges } from '../../helpers/itemRanges';
-import type { PreparedItem } from './request';
+import type { PreparedItem } from './prepare';
 import { sendItem } from './send';
 
 /** The store could not record an item before its send: it is not sent, and nothing after it is. */

@@ -11,7 +11,7 @@ import type { Ledger, SentDay, Verdict } from '../../../shared/ledger';
 import { alreadySentForAgent, isAgentTool } from '../../helpers/toolDescriptions';
 import { outcomeOf } from '../../transport/errors';
 import { apiRequest } from '../../transport/request';
-import type { PreparedItem } from './request';
+import type { PreparedItem } from './prepare';
 
 const RESEND_HOW = 'To send it anyway, turn on Duplicate Protection → Allow Resend.';
 

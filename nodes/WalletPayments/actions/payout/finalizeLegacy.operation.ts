@@ -8,7 +8,7 @@ import {
 } from '../../helpers/fields';
 import { requiredText } from '../../helpers/validation';
 import { waitSettingsIfAsked } from '../../helpers/settlement';
-import type { GuardedOperation, GuardedRequest } from '../guarded/request';
+import type { GuardedOperation, GuardedRequest } from '../guarded/prepare';
 
 const properties: INodeProperties[] = [
 	{

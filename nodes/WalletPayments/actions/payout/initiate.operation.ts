@@ -21,7 +21,7 @@ import {
 } from '../../helpers/validation';
 import { readMinorAmount } from '../../helpers/units';
 import { waitSettingsIfAsked } from '../../helpers/settlement';
-import type { GuardedOperation, GuardedRequest } from '../guarded/request';
+import type { GuardedOperation, GuardedRequest } from '../guarded/prepare';
 import { payoutAmountProperties } from './payoutAmount';
 
 const INLINE = { beneficiaryMode: ['inline'] };

@@ -18,7 +18,7 @@ import {
 	requiredText,
 } from '../../helpers/validation';
 import { readMinorAmount } from '../../helpers/units';
-import type { GuardedOperation, GuardedRequest } from '../guarded/request';
+import type { GuardedOperation, GuardedRequest } from '../guarded/prepare';
 import { payoutAmountProperties } from './payoutAmount';
 
 const properties: INodeProperties[] = [

@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { forOperation } from '../../helpers/displayOptions';
 import { duplicateProtectionField, sendBatchingField } from '../../helpers/fields';
 import { requiredText } from '../../helpers/validation';
-import type { GuardedOperation, GuardedRequest } from '../guarded/request';
+import type { GuardedOperation, GuardedRequest } from '../guarded/prepare';
 
 const properties: INodeProperties[] = [
 	{

@@ -11,7 +11,7 @@ import { peekKeys, type Seen, type SentDay } from '../../../shared/ledger';
 import { type Approval, fingerprintOf } from '../../helpers/approval';
 import { limitsRefusal } from '../../helpers/limits';
 import { majorText } from '../../helpers/units';
-import { type GuardedOperation, moneyOf, prepareItem, type PreparedItem } from './request';
+import { type GuardedOperation, moneyOf, prepareItem, type PreparedItem } from './prepare';
 import { sentFields, sentText } from './send';
 
 const fingerprintOfItems = (items: PreparedItem[]) => fingerprintOf(items.map((i) => i.approved));
