@@ -18,7 +18,7 @@ import { settlementFields, waitForFinalStatus } from '../../helpers/settlement';
 import { eachItem, eachItemBatched, inItemOrder, type ItemResult, refuseAll } from '../itemLoop';
 import { approvalRefusal, previewRun } from './preview';
 import { type GuardedOperation, moneyOf, prepareItem, type PreparedItem } from './prepare';
-import { guardedRun } from './run';
+import { ledgerRun } from './run';
 
 export async function runGuarded(
 	context: IExecuteFunctions,
@@ -121,9 +121,9 @@ async function sendOnce(
 	batching: Batching,
 ) {
 	// Made at the first item: where n8n has no store for it, each item fails on its own.
-	let run: ReturnType<typeof guardedRun> | undefined;
+	let run: ReturnType<typeof ledgerRun> | undefined;
 	const send = async (itemIndex: number) =>
-		await (run ??= guardedRun(context, items, origin, batching.itemsPerBatch)).send(itemIndex);
+		await (run ??= ledgerRun(context, items, origin, batching.itemsPerBatch)).send(itemIndex);
 	let stopped = true;
 	try {
 		const sent = await eachItemBatched(

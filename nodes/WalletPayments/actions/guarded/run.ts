@@ -47,7 +47,7 @@ function notRecorded(
  * output as already submitted, and `finish` writes what is left and verifies that every record
  * held.
  */
-export function guardedRun(
+export function ledgerRun(
 	context: IExecuteFunctions,
 	items: PreparedItem[],
 	origin: string,
