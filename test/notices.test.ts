@@ -1,6 +1,7 @@
 /**
- * A run whose every item was already submitted says so above its output (issue #31, point 6): a
- * monthly payroll started by hand with last month's rows would otherwise pay nobody silently.
+ * A run in which any item was already submitted says so above its output (issue #31, point 6;
+ * issue #46, point 3: not only when every item was): a monthly payroll started by hand with last
+ * month's rows, or with some rows unchanged, would otherwise skip them silently.
  */
 import type { IRun } from 'n8n-workflow';
 
@@ -34,17 +35,30 @@ test('the same rows again: nothing sent, and a warning says why and what to do f
 
 	const again = await fixture.run(parameters, { items });
 	expect(again.items.map((i) => i.json.alreadySubmitted)).toEqual([true, true]);
+	const today = new Date().toISOString().slice(0, 10);
+	const advice =
+		"For a new period, such as next month's payroll, put the period from your data in Duplicate Protection → Idempotency Key, e.g. {{ $json.invoiceId }}-{{ $json.period }}; a key made from the date of the run ($now) changes when a run is retried on another day.";
 	expect(hintsOf(again.run)).toEqual([
 		{
 			type: 'warning',
 			location: 'outputPane',
-			message:
-				"Nothing was sent: all 2 items were already submitted by an earlier run (same idempotency keys). For a new period, such as next month's payroll, put the period in Duplicate Protection → Idempotency Key, e.g. {{ $json.invoiceId }}-{{ $now.toFormat('yyyy-MM') }}.",
+			message: `Nothing was sent: all 2 items were already submitted by an earlier run (same idempotency keys, the earliest on ${today}). ${advice}`,
 		},
 	]);
 
-	// One new row among them: it is sent, and nothing is said.
+	// One new row among them: it is sent, and the two repeats are still said.
 	const mixed = await fixture.run(parameters, { items: [...items, { invoice: 'INV-13', cents: 3000 }] });
 	expect(mixed.items.map((i) => i.json.alreadySubmitted ?? false)).toEqual([true, true, false]);
-	expect(hintsOf(mixed.run)).toEqual([]);
+	expect(hintsOf(mixed.run)).toEqual([
+		{
+			type: 'warning',
+			location: 'outputPane',
+			message: `2 of 3 items were not sent: already submitted by an earlier run (same idempotency keys, the earliest on ${today}). ${advice}`,
+		},
+	]);
+
+	// Every row new: nothing is said.
+	const fresh = await fixture.run(parameters, { items: [{ invoice: 'INV-14', cents: 4000 }] });
+	expect(fresh.error).toBeUndefined();
+	expect(hintsOf(fresh.run)).toEqual([]);
 });

@@ -18,6 +18,7 @@ import { settlementFields, waitForFinalStatus } from '../../helpers/settlement';
 import { eachItem, eachItemBatched, inItemOrder, type ItemResult, refuseAll } from '../itemLoop';
 import { approvalRefusal, previewRun } from './preview';
 import { type GuardedOperation, moneyOf, prepareItem, type PreparedItem } from './prepare';
+import { noteRepeats } from './repeats';
 import { ledgerRun } from './run';
 
 export async function runGuarded(
@@ -43,7 +44,7 @@ export async function runGuarded(
 	const sent = batching
 		? await sendOnce(context, items, origin, batching)
 		: new Map<number, ItemResult<IDataObject>>();
-	noteAllAlreadySubmitted(context, [...sent.values()]);
+	noteRepeats(context, [...sent.values()]);
 	const toWait = [...sent.entries()]
 		.filter(
 			([itemIndex, result]) =>
@@ -88,24 +89,6 @@ export async function runGuarded(
 		);
 	}
 	return inItemOrder(context, indexes, outputs);
-}
-
-/**
- * A run that sent nothing because every item was sent by an earlier run says so above its output:
- * a monthly payroll started by hand with last month's rows pays nobody (the keys are the same).
- */
-function noteAllAlreadySubmitted(
-	context: IExecuteFunctions,
-	results: Array<ItemResult<IDataObject>>,
-) {
-	if (results.length === 0 || !results.every((r) => r.ok && r.value.alreadySubmitted === true)) {
-		return;
-	}
-	context.addExecutionHints({
-		type: 'warning',
-		location: 'outputPane',
-		message: `Nothing was sent: all ${results.length} items were already submitted by an earlier run (same idempotency keys). For a new period, such as next month's payroll, put the period in Duplicate Protection → Idempotency Key, e.g. {{ $json.invoiceId }}-{{ $now.toFormat('yyyy-MM') }}.`,
-	});
 }
 
 /**
