@@ -5,6 +5,7 @@
  */
 import type { IRun } from 'n8n-workflow';
 
+import { slowRecordCalls } from './helpers/deduplication';
 import { useSandbox } from './helpers/sandbox';
 import { createBeneficiary, idLocator } from './operations/wallet-support';
 
@@ -61,4 +62,36 @@ test('the same rows again: nothing sent, and a warning says why and what to do f
 	const fresh = await fixture.run(parameters, { items: [{ invoice: 'INV-14', cents: 4000 }] });
 	expect(fresh.error).toBeUndefined();
 	expect(hintsOf(fresh.run)).toEqual([]);
+});
+
+test('a store call over half the claim wait: the payout run says so above its output; not in a run with fast calls', async () => {
+	const beneficiary = await createBeneficiary(fixture);
+	const parameters = {
+		resource: 'payout',
+		operation: 'initiate',
+		amount: '={{ $json.cents }}',
+		sourceWalletCurrency: 'USD',
+		customerEmail: 'ann@example.com',
+		description: '={{ $json.invoice }}',
+		beneficiaryMode: 'id',
+		beneficiaryId: idLocator(beneficiary.id as string),
+		duplicateProtection: { idempotencyKey: '={{ $json.invoice }}' },
+	};
+	const queue = { processes: null, claimWaitMs: 200 } as const;
+	const fast = await fixture.run(parameters, { items: [{ invoice: 'INV-21', cents: 1000 }], credentials: queue });
+	expect(fast.error).toBeUndefined();
+	expect(hintsOf(fast.run)).toEqual([]);
+
+	slowRecordCalls(120);
+	const slow = await fixture.run(parameters, { items: [{ invoice: 'INV-22', cents: 1000 }], credentials: queue });
+	slowRecordCalls(0);
+	expect(slow.error).toBeUndefined();
+	expect(slow.items.map((i) => i.json.alreadySubmitted ?? false)).toEqual([false]);
+	expect(hintsOf(slow.run)).toEqual([
+		{
+			type: 'warning',
+			location: 'outputPane',
+			message: expect.stringMatching(/^One of n8n's store calls took 1\d\d ms, more than half the claim wait \(200 ms\)\. Nothing was done twice/),
+		},
+	]);
 });

@@ -33,3 +33,37 @@ test('a store call that fails: one warning with n8n’s message, and the run fai
 	await expect(settled(ledgers.recordEvents(context, ['event-1'], 1000))).rejects.toThrow('Connection terminated unexpectedly');
 	expect(warn.mock.calls).toEqual([['wallet-payments trigger: the event was not recorded: Connection terminated unexpectedly']]);
 });
+
+describe('a store call near the claim’s timing bound (slowCalls.ts)', () => {
+	function watched(credential: { queueMode: boolean; claimWaitMs?: number }) {
+		const warn = jest.fn();
+		const addExecutionHints = jest.fn();
+		const context = { ...store.context(credential), logger: { warn, debug: jest.fn() }, addExecutionHints } as unknown as IExecuteFunctions;
+		return { context, warn, addExecutionHints };
+	}
+
+	test('over half the claim wait: the event is recorded, and the run says so in its output and in n8n’s log', async () => {
+		store.latency = () => 60;
+		const { context, warn, addExecutionHints } = watched({ queueMode: true, claimWaitMs: 100 });
+		await expect(settled(ledgers.recordEvents(context, ['event-1'], 1000))).resolves.toEqual(new Set());
+		const message = expect.stringMatching(/^One of n8n's store calls took \d+ ms, more than half the claim wait \(100 ms\)/);
+		expect(warn.mock.calls).toEqual([[expect.stringMatching(/^wallet-payments: One of n8n's store calls took (6\d|[7-9]\d) ms, more than half the claim wait \(100 ms\)/)]]);
+		expect(addExecutionHints.mock.calls).toEqual([[{ type: 'warning', location: 'outputPane', message }]]);
+	});
+
+	test('at most half the claim wait: nothing said', async () => {
+		store.latency = () => 40;
+		const { context, warn, addExecutionHints } = watched({ queueMode: true, claimWaitMs: 100 });
+		await expect(settled(ledgers.recordEvents(context, ['event-1'], 1000))).resolves.toEqual(new Set());
+		expect(warn).not.toHaveBeenCalled();
+		expect(addExecutionHints).not.toHaveBeenCalled();
+	});
+
+	test('One Process Only: no claim, no bound to approach, nothing said', async () => {
+		store.latency = () => 5000;
+		const { context, warn, addExecutionHints } = watched({ queueMode: false });
+		await expect(settled(ledgers.recordEvents(context, ['event-1'], 1000))).resolves.toEqual(new Set());
+		expect(warn).not.toHaveBeenCalled();
+		expect(addExecutionHints).not.toHaveBeenCalled();
+	});
+});

@@ -7,6 +7,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { crossProcessWait } from './crossProcess';
+import { noteSlowCall } from './slowCalls';
 import { openStore } from './store';
 
 /**
@@ -53,6 +54,7 @@ async function recordOrFail(
 	// One n8n process: its store calls are serialized, nothing can write over the record.
 	if (wait === undefined) return new Set(await store.record(keys));
 	const claim = await store.claim(keys, wait);
+	noteSlowCall(context, store.slowestCall(), wait);
 	if (claim.unresolved.length > 0) {
 		throw new NodeOperationError(
 			context.getNode(),

@@ -17,6 +17,7 @@ import {
 	sendingMarker,
 	type Verdict,
 } from './states';
+import { noteSlowCall } from './slowCalls';
 import { FRESH_CLAIM_WAITS, keepFromTakeover, takeOver } from './takeover';
 
 export interface Ledger {
@@ -50,7 +51,10 @@ export interface Ledger {
 	crossWait(): Promise<number | undefined>;
 	/** Writes what is still to be written. */
 	flush(): Promise<void>;
-	/** Checks every record held (only needed where other processes write the store). */
+	/**
+	 * Checks every record held (only needed where other processes write the store), and says so
+	 * when a store call came near the claim's timing bound (slowCalls.ts).
+	 */
 	verify(): Promise<void>;
 }
 
@@ -181,7 +185,12 @@ export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
 		crossWait,
 		flush: book.flush,
 		verify: async () => {
-			if ((await crossWait()) !== undefined) await store.verify();
+			const wait = await crossWait();
+			try {
+				if (wait !== undefined) await store.verify();
+			} finally {
+				noteSlowCall(context, store.slowestCall(), wait);
+			}
 		},
 	};
 }

@@ -71,6 +71,8 @@ export interface Store {
 	confirm(token: string, values: string[], waitMs: number, callMs: number): Promise<ClaimResult>;
 	/** Reads the row once per process (before a claim's first write): a cold first call is slow. */
 	warmUp(): Promise<void>;
+	/** The longest store call so far, in ms (the warm-up's read aside). */
+	slowestCall(): number;
 	/** Runs several store calls with nothing from another execution in between. */
 	atomically<T>(task: () => Promise<T>): Promise<T>;
 	/** Checks that every value recorded here held, writing again what did not (verify.ts). */
@@ -100,6 +102,8 @@ export function openStore(context: IExecuteFunctions, maxEntries: number): Store
 		});
 	}
 	const options = { mode: 'entries', maxEntries } as const;
+	/** The longest store call of this store so far, in ms (slowCalls.ts). */
+	let slowest = 0;
 	/**
 	 * One call of n8n's store, timed: its time bounds the time between its read and its write, the
 	 * claim's timing assumption (n8n's debug log shows each one, for measuring it).
@@ -110,6 +114,7 @@ export function openStore(context: IExecuteFunctions, maxEntries: number): Store
 	): Promise<{ answer: T; ms: number }> => {
 		const { answer, ms } = await afterPoolTimeout(async () => await afterRowRace(task));
 		context.logger?.debug(`wallet-payments store call ${ms} ms (${values} values)`);
+		slowest = Math.max(slowest, ms);
 		return { answer, ms };
 	};
 	let inside = false;
@@ -205,6 +210,7 @@ export function openStore(context: IExecuteFunctions, maxEntries: number): Store
 			});
 		},
 		verify: async () => await held.verify(serial),
+		slowestCall: () => slowest,
 		atomically: async (task) =>
 			await oneAtATime(async () => {
 				inside = true;
