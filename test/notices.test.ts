@@ -13,19 +13,22 @@ const fixture = useSandbox();
 
 const hintsOf = (run: IRun) => Object.values(run.data.resultData.runData).flatMap((runs) => runs.flatMap((r) => r.hints ?? []));
 
+/** Payout → Initiate of each item's cents to one saved beneficiary, keyed by the item's invoice. */
+const payoutBy = (beneficiaryId: string) => ({
+	resource: 'payout',
+	operation: 'initiate',
+	amount: '={{ $json.cents }}',
+	sourceWalletCurrency: 'USD',
+	customerEmail: 'ann@example.com',
+	description: '={{ $json.invoice }}',
+	beneficiaryMode: 'id',
+	beneficiaryId: idLocator(beneficiaryId),
+	duplicateProtection: { idempotencyKey: '={{ $json.invoice }}' },
+});
+
 test('the same rows again: nothing sent, and a warning says why and what to do for a new period', async () => {
 	const beneficiary = await createBeneficiary(fixture);
-	const parameters = {
-		resource: 'payout',
-		operation: 'initiate',
-		amount: '={{ $json.cents }}',
-		sourceWalletCurrency: 'USD',
-		customerEmail: 'ann@example.com',
-		description: '={{ $json.invoice }}',
-		beneficiaryMode: 'id',
-		beneficiaryId: idLocator(beneficiary.id as string),
-		duplicateProtection: { idempotencyKey: '={{ $json.invoice }}' },
-	};
+	const parameters = payoutBy(beneficiary.id as string);
 	const items = [
 		{ invoice: 'INV-11', cents: 1000 },
 		{ invoice: 'INV-12', cents: 2000 },
@@ -66,17 +69,7 @@ test('the same rows again: nothing sent, and a warning says why and what to do f
 
 test('a store call over half the claim wait: the payout run says so above its output; not in a run with fast calls', async () => {
 	const beneficiary = await createBeneficiary(fixture);
-	const parameters = {
-		resource: 'payout',
-		operation: 'initiate',
-		amount: '={{ $json.cents }}',
-		sourceWalletCurrency: 'USD',
-		customerEmail: 'ann@example.com',
-		description: '={{ $json.invoice }}',
-		beneficiaryMode: 'id',
-		beneficiaryId: idLocator(beneficiary.id as string),
-		duplicateProtection: { idempotencyKey: '={{ $json.invoice }}' },
-	};
+	const parameters = payoutBy(beneficiary.id as string);
 	const queue = { processes: null, claimWaitMs: 200 } as const;
 	const fast = await fixture.run(parameters, { items: [{ invoice: 'INV-21', cents: 1000 }], credentials: queue });
 	expect(fast.error).toBeUndefined();

@@ -46,6 +46,22 @@ describeE2E('Wallet Payments Trigger: a run n8n fails in its own checks is never
 		stack!.n8n.sqlite(`UPDATE credentials_entity SET "usageScope" = '${scope}' WHERE id = '${CREDENTIAL_ID}';`);
 	};
 
+	/** The same events delivered again: each answered 200, past the trigger once, paid once. */
+	const deliveredAgainOnce = async (events: PayeeEvent[], executionsBefore: number) => {
+		const second = await Promise.all(events.map(deliver));
+		const runs = (await settledExecutions(stack!.n8n, WORKFLOW_ID, executionsBefore + EVENTS)).slice(executionsBefore);
+		const passed = runs.flatMap(eventsPastTrigger);
+		const perEvent = events.map((event) => passed.filter((id) => id === event.eventId).length);
+		const payouts = paidTimes(stack!.sandbox, events.map((event) => event.beneficiaryId));
+		lines.push(
+			`trigger-answer[the same ${EVENTS} delivered again]: answers ${JSON.stringify(tally(second))}, ${runs.length} runs, ` +
+				`past the trigger per event ${JSON.stringify(tally(perEvent))}, payouts per event ${JSON.stringify(payouts)}`,
+		);
+		expect(second).toEqual(events.map(() => 200));
+		expect(perEvent).toEqual(events.map(() => 1));
+		expect(payouts).toEqual({ 1: EVENTS });
+	};
+
 	/** Sets the value of the trigger node's row in n8n's store (found by its type in the workflow). */
 	const setTriggerRow = (value: string) =>
 		stack!.n8n.sqlite(
@@ -88,18 +104,7 @@ describeE2E('Wallet Payments Trigger: a run n8n fails in its own checks is never
 		// Anything but 2xx makes the provider deliver again; a 2xx here would lose the event.
 		expect(first.filter((status) => status >= 200 && status < 300)).toEqual([]);
 
-		const second = await Promise.all(events.map(deliver));
-		const runs = (await settledExecutions(stack!.n8n, WORKFLOW_ID, failed.length + EVENTS)).slice(failed.length);
-		const passed = runs.flatMap(eventsPastTrigger);
-		const perEvent = events.map((event) => passed.filter((id) => id === event.eventId).length);
-		const payouts = paidTimes(stack!.sandbox, events.map((event) => event.beneficiaryId));
-		lines.push(
-			`trigger-answer[the same ${EVENTS} delivered again]: answers ${JSON.stringify(tally(second))}, ${runs.length} runs, ` +
-				`past the trigger per event ${JSON.stringify(tally(perEvent))}, payouts per event ${JSON.stringify(payouts)}`,
-		);
-		expect(second).toEqual(events.map(() => 200));
-		expect(perEvent).toEqual(events.map(() => 1));
-		expect(payouts).toEqual({ 1: EVENTS });
+		await deliveredAgainOnce(events, failed.length);
 		expect((await executionsOf(stack!.n8n, WORKFLOW_ID)).length).toBe(failed.length + EVENTS);
 	});
 
@@ -124,17 +129,6 @@ describeE2E('Wallet Payments Trigger: a run n8n fails in its own checks is never
 		// Answered 200 before the record, these events would be lost (no provider delivers again).
 		expect(first.filter((status) => status >= 200 && status < 300)).toEqual([]);
 
-		const second = await Promise.all(events.map(deliver));
-		const runs = (await settledExecutions(stack!.n8n, WORKFLOW_ID, failed.length + EVENTS)).slice(failed.length);
-		const passed = runs.flatMap(eventsPastTrigger);
-		const perEvent = events.map((event) => passed.filter((id) => id === event.eventId).length);
-		const payouts = paidTimes(stack!.sandbox, events.map((event) => event.beneficiaryId));
-		lines.push(
-			`trigger-answer[the same ${EVENTS} delivered again]: answers ${JSON.stringify(tally(second))}, ${runs.length} runs, ` +
-				`past the trigger per event ${JSON.stringify(tally(perEvent))}, payouts per event ${JSON.stringify(payouts)}`,
-		);
-		expect(second).toEqual(events.map(() => 200));
-		expect(perEvent).toEqual(events.map(() => 1));
-		expect(payouts).toEqual({ 1: EVENTS });
+		await deliveredAgainOnce(events, failed.length);
 	});
 });
