@@ -11,7 +11,7 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { crossProcessWait } from './crossProcess';
+import { readClaimWait } from './claimWait';
 import { dayMark, dayValue, utcDay } from './days';
 import { acceptedMarker, KEYS_REMEMBERED, recordsOf, sendingMarker } from './states';
 import { openStore } from './store';
@@ -31,11 +31,11 @@ export function openBook(context: IExecuteFunctions, mark?: string) {
 	const store = openStore(context, KEYS_REMEMBERED);
 	let waitSetting: Promise<number | undefined> | undefined;
 	/** The claim wait when several n8n processes share the store (queue mode), else undefined. */
-	const crossWait = async () => await (waitSetting ??= crossProcessWait(context));
+	const claimWait = async () => await (waitSetting ??= readClaimWait(context));
 	const toMarkAccepted = new Set<string>();
 	/** Keys accepted since the last call, with the day (days.ts). */
 	const toDate = new Map<string, string>();
-	const toForget = new Set<string>();
+	const toRelease = new Set<string>();
 	/** Every record this run made or found (keys and markers), less those it removed. */
 	const kept = new Set<string>();
 	let markHeld = false;
@@ -85,19 +85,19 @@ export function openBook(context: IExecuteFunctions, mark?: string) {
 	 */
 	const markLostTo = async (present: Set<string>) => {
 		if (witness === undefined || !kept.has(witness) || present.has(witness)) return 'limit';
-		return (await crossWait()) === undefined ? 'limit' : 'write-back';
+		return (await claimWait()) === undefined ? 'limit' : 'write-back';
 	};
 	/** The key and its markers go with the next store call. */
-	const forget = (key: string) => {
+	const release = (key: string) => {
 		toMarkAccepted.delete(acceptedMarker(key));
 		toDate.delete(key);
-		for (const value of recordsOf(key)) toForget.add(value);
+		for (const value of recordsOf(key)) toRelease.add(value);
 	};
 	/** Removes what is to be forgotten, now. */
-	const forgetNow = async () => {
-		if (toForget.size === 0) return;
-		const values = [...toForget];
-		toForget.clear();
+	const releaseNow = async () => {
+		if (toRelease.size === 0) return;
+		const values = [...toRelease];
+		toRelease.clear();
 		for (const value of values) kept.delete(value);
 		await store.remove(values);
 	};
@@ -105,20 +105,20 @@ export function openBook(context: IExecuteFunctions, mark?: string) {
 	return {
 		store,
 		kept,
-		toForget,
-		crossWait,
+		toRelease,
+		claimWait,
 		recordWith,
 		/** `now`: accepted now, so its day is recorded; `earlier`: refused as done before, day unknown. */
 		accepted: (key: string, when: 'now' | 'earlier' = 'now') => {
 			toMarkAccepted.add(acceptedMarker(key));
 			if (when === 'now') toDate.set(key, utcDay(Date.now()));
 		},
-		forget,
-		forgetNow,
+		release,
+		releaseNow,
 		/** Writes what is still to be written. */
 		flush: async () =>
 			await store.atomically(async () => {
-				await forgetNow();
+				await releaseNow();
 				if (toMarkAccepted.size + toDate.size > 0) await recordWith([]);
 			}),
 		/**
@@ -132,7 +132,7 @@ export function openBook(context: IExecuteFunctions, mark?: string) {
 			await store.atomically(async () => await recordWith(keys.map(sendingMarker)));
 			const ms = Date.now() - start;
 			if (ms >= wait) {
-				for (const key of keys) forget(key);
+				for (const key of keys) release(key);
 				throw new ClaimNotHeld(
 					`one of n8n's store calls took ${ms} ms, as long as the claim wait (${wait} ms) or longer`,
 				);

@@ -6,7 +6,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { crossProcessWait } from './crossProcess';
+import { readClaimWait } from './claimWait';
 import { noteSlowCall } from './slowCalls';
 import { openStore } from './store';
 
@@ -50,7 +50,7 @@ async function recordOrFail(
 	windowSize: number,
 ): Promise<Set<string>> {
 	const store = openStore(context, windowSize);
-	const wait = await crossProcessWait(context);
+	const wait = await readClaimWait(context);
 	// One n8n process: its store calls are serialized, nothing can write over the record.
 	if (wait === undefined) return new Set(await store.record(keys));
 	const claim = await store.claim(keys, wait);

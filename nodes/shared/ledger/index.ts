@@ -4,12 +4,7 @@
  */
 export { ClaimNotHeld, RecordsLost } from './book';
 export { CLAIM_ROUNDS } from './claim';
-export {
-	crossProcessWait,
-	DEFAULT_CLAIM_WAIT_MS,
-	MIN_CLAIM_WAIT_MS,
-	ONE_PROCESS,
-} from './crossProcess';
+export { readClaimWait, DEFAULT_CLAIM_WAIT_MS, MIN_CLAIM_WAIT_MS, ONE_PROCESS } from './claimWait';
 export { eventKey, recordEvents } from './eventRecords';
 export { openLedger, type Ledger } from './ledger';
 export {

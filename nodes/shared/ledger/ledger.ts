@@ -48,7 +48,7 @@ export interface Ledger {
 	/** The item was refused, or never sent: its record goes (with the next store call). */
 	release(key: string): void;
 	/** The claim wait when other n8n processes share the store (queue mode), else undefined. */
-	crossWait(): Promise<number | undefined>;
+	claimWait(): Promise<number | undefined>;
 	/** Writes what is still to be written. */
 	flush(): Promise<void>;
 	/**
@@ -61,7 +61,7 @@ export interface Ledger {
 /** The ledger of this node's run; `mark` is the run's mark (states.ts runMark), if it has one. */
 export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
 	const book = openBook(context, mark);
-	const { store, kept, toForget, crossWait, recordWith, forget, forgetNow } = book;
+	const { store, kept, toRelease, claimWait, recordWith, release, releaseNow } = book;
 	/** Queue mode: keys reserved for this run to send, not yet marked sending, with when their claim held. */
 	const sendingDue = new Map<string, number>();
 	let executionNamed = false;
@@ -71,21 +71,21 @@ export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
 	const sentDays = new Map<string, SentDay>();
 
 	const reserve = async (keys: string[], resend: ReadonlySet<string>, written?: () => void) => {
-		const wait = await crossWait();
-		const queue = wait !== undefined && keys.length > 0;
-		const token = queue ? claimToken() : undefined;
-		if (queue) await store.warmUp();
+		const wait = await claimWait();
+		const claiming = wait !== undefined && keys.length > 0;
+		const token = claiming ? claimToken() : undefined;
+		if (claiming) await store.warmUp();
 		let callMs = 0;
 		let unsent: string[] = [];
 		let resending: string[] = [];
 		const verdicts = await store.atomically(async () => {
-			await forgetNow();
+			await releaseNow();
 			const start = Date.now();
 			// Queue mode: the run's first call names its execution, so that n8n running the same
 			// execution again (1.x, a stalled job) knows it repeats a run that may have died.
-			const named = queue && !executionNamed ? executionMarkOf(context) : undefined;
+			const named = claiming && !executionNamed ? executionMarkOf(context) : undefined;
 			const found = await recordWith(
-				queue ? [...keys, ...keys.map(claimedMarker), ...(named ? [named] : [])] : keys,
+				claiming ? [...keys, ...keys.map(claimedMarker), ...(named ? [named] : [])] : keys,
 				token,
 			);
 			callMs = Date.now() - start;
@@ -94,7 +94,7 @@ export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
 				repeatsExecution = found.has(named);
 			}
 			// Only a Retry, or the same execution run again, takes over keys claimed and never sent.
-			const retry = queue && (context.getMode() === 'retry' || repeatsExecution);
+			const retry = claiming && (context.getMode() === 'retry' || repeatsExecution);
 			const verdicts = new Map<string, Verdict>(
 				keys.map((key) => [key, found.has(key) ? 'unknown' : 'new']),
 			);
@@ -103,7 +103,7 @@ export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
 			// Queue mode: a key recorded before without its claimed marker (by one n8n process, or an
 			// older version) has just been given one; it gets its sending marker too, so that no Retry
 			// takes it for a key claimed and never sent. A Retry asks whether the others were sent.
-			const neutral = queue
+			const neutral = claiming
 				? again.filter((key) => !found.has(claimedMarker(key))).map(sendingMarker)
 				: [];
 			if (retry)
@@ -118,7 +118,7 @@ export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
 				for (const key of again)
 					if (present.has(acceptedMarker(key))) verdicts.set(key, 'accepted');
 				// Asking recorded the markers that were not there: they were not seen.
-				for (const marker of asked) if (!present.has(marker)) toForget.add(marker);
+				for (const marker of asked) if (!present.has(marker)) toRelease.add(marker);
 				unsent = retry
 					? again.filter(
 							(key) =>
@@ -134,12 +134,12 @@ export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
 			);
 			for (const [key, day] of await findDays(acceptedBefore)) sentDays.set(key, day);
 			resending = again.filter((key) => resend.has(key));
-			for (const key of resending) toForget.add(acceptedMarker(key));
-			await forgetNow();
+			for (const key of resending) toRelease.add(acceptedMarker(key));
+			await releaseNow();
 			return verdicts;
 		});
 		written?.();
-		if (!queue || wait === undefined) return verdicts;
+		if (!claiming || wait === undefined) return verdicts;
 		const taken = unsent.length > 0 ? await takeOver(book, unsent, verdicts, wait) : [];
 		const fresh = keys.filter((key) => verdicts.get(key) === 'new' && !taken.includes(key));
 		let ours: string[] = [];
@@ -149,7 +149,7 @@ export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
 			const held = await store.confirm(token!, fresh, wait, callMs);
 			for (const key of held.theirs) verdicts.set(key, 'concurrent');
 			if (held.unresolved.length > 0) {
-				for (const key of [...held.ours, ...taken]) forget(key);
+				for (const key of [...held.ours, ...taken]) release(key);
 				for (const key of held.unresolved) kept.delete(key);
 				throw new ClaimNotHeld(
 					`n8n could not make sure that no other run records these items at the same moment: ${held.why ?? 'unknown'}`,
@@ -166,7 +166,7 @@ export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
 	return {
 		reserve,
 		markSending: async (keys: string[]) => {
-			const wait = await crossWait();
+			const wait = await claimWait();
 			const due = keys.filter((key) => sendingDue.has(key));
 			if (due.length === 0 || wait === undefined) return new Set<string>();
 			const now = Date.now();
@@ -181,11 +181,11 @@ export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
 		},
 		accepted: book.accepted,
 		sentDay: (key) => sentDays.get(key),
-		release: forget,
-		crossWait,
+		release,
+		claimWait,
 		flush: book.flush,
 		verify: async () => {
-			const wait = await crossWait();
+			const wait = await claimWait();
 			try {
 				if (wait !== undefined) await store.verify();
 			} finally {

@@ -40,7 +40,7 @@ export async function keepFromTakeover(
 ): Promise<{ ours: string[]; theirs: string[] }> {
 	const held = await book.store.claim(keys.map(takeoverMarker), wait);
 	if (held.unresolved.length > 0) {
-		for (const key of keys) book.forget(key);
+		for (const key of keys) book.release(key);
 		throw new ClaimNotHeld(
 			`n8n could not make sure that no Retry sends these items at the same moment: ${held.why ?? 'unknown'}`,
 		);
@@ -63,13 +63,13 @@ export async function takeOver(
 	verdicts: Map<string, Verdict>,
 	wait: number,
 ): Promise<string[]> {
-	const { store, kept, toForget } = book;
+	const { store, kept, toRelease } = book;
 	await sleep(takeoverWaitMs(wait));
 	const still = await store.atomically(async () => {
 		const asked = unsent.flatMap((key) => [acceptedMarker(key), sendingMarker(key)]);
 		const present = new Set(await store.record(asked));
-		for (const marker of asked) (present.has(marker) ? kept : toForget).add(marker);
-		await book.forgetNow();
+		for (const marker of asked) (present.has(marker) ? kept : toRelease).add(marker);
+		await book.releaseNow();
 		for (const key of unsent) if (present.has(acceptedMarker(key))) verdicts.set(key, 'accepted');
 		return unsent.filter(
 			(key) => !present.has(acceptedMarker(key)) && !present.has(sendingMarker(key)),

@@ -90,7 +90,7 @@ export function windows(ledger: Ledger, items: LedgerItem[], inFlight: number) {
 	let calls: Promise<unknown> = Promise.resolve();
 	let failure: { error: unknown } | undefined;
 	/** Queue mode (known at the first item): claims ahead, windows marked sending. */
-	let crossProcess: Promise<boolean> | undefined;
+	let claiming: Promise<boolean> | undefined;
 	/** Queue mode: the window of each position, to be marked sending before its first item leaves. */
 	const windowOf = new Map<number, SendingWindow>();
 	let lastWindow: SendingWindow | undefined;
@@ -199,8 +199,8 @@ export function windows(ledger: Ledger, items: LedgerItem[], inFlight: number) {
 				started.add(position);
 				return takenOver.has(items[position].key) ? 'concurrent' : result.get(items[position].key)!;
 			}
-			crossProcess ??= ledger.crossWait().then((wait) => wait !== undefined);
-			if (await crossProcess) {
+			claiming ??= ledger.claimWait().then((wait) => wait !== undefined);
+			if (await claiming) {
 				claimAhead(position);
 				const verdict = await verdicts.get(position)!;
 				const takenOver = await markSending(windowOf.get(position)!);

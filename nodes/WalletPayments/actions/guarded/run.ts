@@ -69,7 +69,7 @@ export function ledgerRun(
 	let sizeChecked: Promise<void> | undefined;
 	/** Claims keep more records per item (states.ts): a run may send fewer items. */
 	const checkQueueSize = async () => {
-		if (items.length > MAX_QUEUE_RUN_ITEMS && (await ledger.crossWait()) !== undefined) {
+		if (items.length > MAX_QUEUE_RUN_ITEMS && (await ledger.claimWait()) !== undefined) {
 			throw new NodeOperationError(
 				context.getNode(),
 				`Nothing was sent: ${items.length} items are more than one run of this node may send while its records are claims across n8n processes (${MAX_QUEUE_RUN_ITEMS})`,

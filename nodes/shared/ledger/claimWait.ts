@@ -24,7 +24,7 @@ export const MIN_CLAIM_WAIT_MS = 100;
 export const ONE_PROCESS = 'one';
 
 /** The claim wait in ms; undefined when the credential says One Process Only. */
-export async function crossProcessWait(context: IExecuteFunctions): Promise<number | undefined> {
+export async function readClaimWait(context: IExecuteFunctions): Promise<number | undefined> {
 	// Read again while n8n's pool gives no connection, as the store calls are (pool.ts).
 	const { answer: credentials } = await afterPoolTimeout(
 		async () => await context.getCredentials('walletPaymentsApi'),

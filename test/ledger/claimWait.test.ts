@@ -6,7 +6,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { WalletPaymentsApi } from '../../credentials/WalletPaymentsApi.credentials';
-import { crossProcessWait, DEFAULT_CLAIM_WAIT_MS, MIN_CLAIM_WAIT_MS, ONE_PROCESS } from '../../nodes/shared/ledger';
+import { readClaimWait, DEFAULT_CLAIM_WAIT_MS, MIN_CLAIM_WAIT_MS, ONE_PROCESS } from '../../nodes/shared/ledger';
 
 const contextWith = (data: Record<string, unknown>) =>
 	({ getCredentials: async () => data }) as unknown as IExecuteFunctions;
@@ -25,17 +25,17 @@ describe('n8n Runs As: claims unless one process is chosen', () => {
 		['saved before the field, Queue Mode off', { queueMode: false }],
 		['saved before the field, Queue Mode on', { queueMode: true, claimWaitMs: 4000 }],
 	])('%s: claims with the default wait', async (_label, data) => {
-		expect(await crossProcessWait(contextWith(data))).toBe(DEFAULT_CLAIM_WAIT_MS);
+		expect(await readClaimWait(contextWith(data))).toBe(DEFAULT_CLAIM_WAIT_MS);
 	});
 
 	test('One Process Only: no claim', async () => {
-		expect(await crossProcessWait(contextWith({ processes: ONE_PROCESS, claimWaitMs: 4000 }))).toBeUndefined();
+		expect(await readClaimWait(contextWith({ processes: ONE_PROCESS, claimWaitMs: 4000 }))).toBeUndefined();
 	});
 
 	test('Claim Wait is used, at least the minimum, the default when not a number', async () => {
-		expect(await crossProcessWait(contextWith({ claimWaitMs: 6000 }))).toBe(6000);
-		expect(await crossProcessWait(contextWith({ claimWaitMs: 10 }))).toBe(MIN_CLAIM_WAIT_MS);
-		expect(await crossProcessWait(contextWith({ claimWaitMs: 'soon' }))).toBe(DEFAULT_CLAIM_WAIT_MS);
+		expect(await readClaimWait(contextWith({ claimWaitMs: 6000 }))).toBe(6000);
+		expect(await readClaimWait(contextWith({ claimWaitMs: 10 }))).toBe(MIN_CLAIM_WAIT_MS);
+		expect(await readClaimWait(contextWith({ claimWaitMs: 'soon' }))).toBe(DEFAULT_CLAIM_WAIT_MS);
 	});
 });
 
@@ -51,7 +51,7 @@ describe("reading the setting when n8n's database pool gives no connection in ti
 			.mockRejectedValueOnce(new Error('timeout exceeded when trying to connect'))
 			.mockRejectedValueOnce(new Error('timeout exceeded when trying to connect'))
 			.mockResolvedValueOnce({ claimWaitMs: 5000 });
-		const wait = crossProcessWait({ getCredentials } as unknown as IExecuteFunctions);
+		const wait = readClaimWait({ getCredentials } as unknown as IExecuteFunctions);
 		await jest.advanceTimersByTimeAsync(3000);
 		await expect(wait).resolves.toBe(5000);
 		expect(getCredentials).toHaveBeenCalledTimes(3);
@@ -59,7 +59,7 @@ describe("reading the setting when n8n's database pool gives no connection in ti
 
 	test('any other error is passed on at once', async () => {
 		const getCredentials = jest.fn().mockRejectedValue(new Error('Credential with ID "7" does not exist'));
-		await expect(crossProcessWait({ getCredentials } as unknown as IExecuteFunctions)).rejects.toThrow('does not exist');
+		await expect(readClaimWait({ getCredentials } as unknown as IExecuteFunctions)).rejects.toThrow('does not exist');
 		expect(getCredentials).toHaveBeenCalledTimes(1);
 	});
 });
