@@ -220,6 +220,33 @@ describe('Payout → Initiate', () => {
 	});
 });
 
+describe('Include Input Fields (Initiate and Initiate (Legacy))', () => {
+	const rows = [
+		{ name: 'Ann', email: 'ann@example.com', period: '2026-11', amount: 'ignored', cents: 1050 },
+		{ name: 'Ben', email: 'ben@example.com', period: '2026-11', amount: 'ignored', cents: 2000 },
+	];
+
+	test.each([
+		['initiate', (id: string) => initiate({ amount: '={{ $json.cents }}', beneficiaryMode: 'id', beneficiaryId: idLocator(id) })],
+		['initiateLegacy', (id: string) => initiateLegacy({ amount: '={{ $json.cents }}', beneficiaryId: idLocator(id), reference: '={{ "REF-" + $json.name }}' })],
+	])('%s: on, each output item carries its row’s fields beside the payout’s (the payout’s win); off, none', async (_name, parameters) => {
+		const beneficiary = await createBeneficiary(fixture);
+		const on = await fixture.run({ ...parameters(beneficiary.id as string), includeInputFields: true }, { items: rows });
+		expect(on.error).toBeUndefined();
+		expect(on.items.map((item) => [item.json.name, item.json.email, item.json.period, item.json.cents])).toEqual(rows.map((row) => [row.name, row.email, row.period, row.cents]));
+		expect(on.items.map((item) => item.json.amount)).toEqual([10.5, 20]);
+		expect(on.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+
+		const off = await fixture.run(parameters(beneficiary.id as string), { items: rows.map((row) => ({ ...row, name: `${row.name}2`, cents: row.cents + 1 })) });
+		expect(off.error).toBeUndefined();
+		expect(off.items.map((item) => item.json.alreadySubmitted ?? false)).toEqual([false, false]);
+		expect(off.items.map((item) => [item.json.name, item.json.period])).toEqual([
+			[undefined, undefined],
+			[undefined, undefined],
+		]);
+	});
+});
+
 describe('Amount Unit (Initiate and Initiate (Legacy))', () => {
 	const BENEFICIARY_ID = 'b6d8a0c2-1111-4222-8333-944455556666';
 	const byId = { beneficiaryMode: 'id', beneficiaryId: idLocator(BENEFICIARY_ID) };

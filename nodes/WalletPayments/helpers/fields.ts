@@ -116,6 +116,19 @@ export function waitForFinalStatusProperties(): INodeProperties[] {
 	];
 }
 
+/**
+ * Include Input Fields: the input row's own fields in each output item (as the Set node's Include
+ * Other Input Fields), so Convert to File can make a reconciliation file from this node's output.
+ */
+export const includeInputFieldsField: INodeProperties = {
+	displayName: 'Include Input Fields',
+	name: 'includeInputFields',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to add the input row’s own fields (e.g. name, email, period) to each output item, beside the payout’s. Where a name is the same, the payout’s field wins.',
+};
+
 /** Requests a read operation keeps in flight at once by default (docs/performance.md). */
 export const DEFAULT_ITEMS_PER_BATCH = 10;
 

@@ -84,11 +84,22 @@ export async function runGuarded(
 		outputs.set(
 			itemIndex,
 			result.ok
-				? { ok: true, value: context.helpers.returnJsonArray(result.value as IDataObject) }
+				? {
+						ok: true,
+						value: context.helpers.returnJsonArray(
+							withInputFields(context, itemIndex, result.value as IDataObject),
+						),
+					}
 				: result,
 		);
 	}
 	return inItemOrder(context, indexes, outputs);
+}
+
+/** Include Input Fields (helpers/fields.ts): the input row's fields first, the node's over them. */
+function withInputFields(context: IExecuteFunctions, itemIndex: number, json: IDataObject) {
+	if (context.getNodeParameter('includeInputFields', itemIndex, false) !== true) return json;
+	return { ...context.getInputData()[itemIndex].json, ...json };
 }
 
 /**

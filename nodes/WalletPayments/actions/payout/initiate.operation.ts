@@ -6,6 +6,7 @@ import { forOperation } from '../../helpers/displayOptions';
 import {
 	customerEmailField,
 	duplicateProtectionField,
+	includeInputFieldsField,
 	sendBatchingField,
 	sourceWalletCurrencyField,
 	waitForFinalStatusProperties,
@@ -89,6 +90,7 @@ const properties: INodeProperties[] = [
 	...approvalProperties,
 	sendBatchingField,
 	...waitForFinalStatusProperties(),
+	includeInputFieldsField,
 ];
 
 export const description = forOperation('payout', 'initiate', properties);

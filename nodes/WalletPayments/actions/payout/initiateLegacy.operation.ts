@@ -5,6 +5,7 @@ import { forOperation } from '../../helpers/displayOptions';
 import {
 	customerEmailField,
 	duplicateProtectionField,
+	includeInputFieldsField,
 	sendBatchingField,
 	referenceField,
 	sourceWalletCurrencyField,
@@ -57,6 +58,7 @@ const properties: INodeProperties[] = [
 	duplicateProtectionField,
 	...approvalProperties,
 	sendBatchingField,
+	includeInputFieldsField,
 ];
 
 export const description = forOperation('payout', 'initiateLegacy', properties);
