@@ -18,6 +18,7 @@ import { settlementFields, waitForFinalStatus } from '../../helpers/settlement';
 import { eachItem, eachItemBatched, inItemOrder, type ItemResult, refuseAll } from '../itemLoop';
 import { approvalRefusal, previewRun } from './preview';
 import { type GuardedOperation, moneyOf, prepareItem, type PreparedItem } from './prepare';
+import { noteChangingKey } from './changingKey';
 import { noteRepeats } from './repeats';
 import { ledgerRun } from './run';
 
@@ -28,6 +29,7 @@ export async function runGuarded(
 ): Promise<INodeExecutionData[]> {
 	const origin = runOrigin(context);
 	const approval = readApproval(context);
+	if (indexes.length > 0) noteChangingKey(context, indexes[0]);
 	if (approval.previewOnly) return await previewRun(context, operation, indexes, origin);
 	const prepared = await eachItem(
 		context,

@@ -1,0 +1,23 @@
+/**
+ * An Idempotency Key built from the clock or from chance (issue #46, point 2) changes when the
+ * run is retried on another day or run again, so the rows would be sent again: the run says so
+ * above its output, before it sends (the key itself is the user's to change).
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+/** What in a key's expression changes from one run to the next. */
+const CHANGING =
+	/\$now|\$today|Date\.now|new Date|Math\.random|randomUUID|\$execution\.id|\$runIndex/;
+
+export function noteChangingKey(context: IExecuteFunctions, itemIndex: number): void {
+	const raw = context.getNodeParameter('duplicateProtection.idempotencyKey', itemIndex, '', {
+		rawExpressions: true,
+	});
+	const found = typeof raw === 'string' ? CHANGING.exec(raw) : null;
+	if (!found) return;
+	context.addExecutionHints({
+		type: 'warning',
+		location: 'outputPane',
+		message: `The Idempotency Key uses ${found[0]}, which changes from one run to the next: a Retry on another day, or the same rows run again, makes new keys and sends them again. Build the key from the data instead, e.g. {{ $json.invoiceId }}-{{ $json.period }}.`,
+	});
+}
