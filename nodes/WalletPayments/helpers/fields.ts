@@ -93,7 +93,7 @@ export const duplicateProtectionField: INodeProperties = {
 			placeholder: 'e.g. {{ $json.invoiceId }}',
 			description:
 				'What makes this item unique, such as an invoice or payroll-row ID: an item whose key this node has already sent is not sent again, in any run. Leave empty to use the Reference if you set one; for a Finalize operation, the transaction or quote ID (each is finalized once); else a key made from the workflow, this node, what started the run (e.g. the trigger’s event), the item’s position and its fields.',
-			hint: 'Set it when the same rows may reach this node from different runs (a later upload, a new webhook call) and must not be paid twice',
+			hint: 'Set it when the same rows may reach this node from different runs (a later upload, a new webhook call) and must not be paid twice. Build it from the data (e.g. add a period column), never from $now or the execution: a Retry would make new keys and pay again.',
 		},
 	],
 };
