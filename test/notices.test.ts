@@ -7,24 +7,21 @@ import type { IRun } from 'n8n-workflow';
 
 import { slowRecordCalls } from './helpers/deduplication';
 import { useSandbox } from './helpers/sandbox';
-import { createBeneficiary, idLocator } from './operations/wallet-support';
+import { createBeneficiary, idLocator, payoutInitiate } from './operations/wallet-support';
 
 const fixture = useSandbox();
 
 const hintsOf = (run: IRun) => Object.values(run.data.resultData.runData).flatMap((runs) => runs.flatMap((r) => r.hints ?? []));
 
 /** Payout → Initiate of each item's cents to one saved beneficiary, keyed by the item's invoice. */
-const payoutBy = (beneficiaryId: string) => ({
-	resource: 'payout',
-	operation: 'initiate',
-	amount: '={{ $json.cents }}',
-	sourceWalletCurrency: 'USD',
-	customerEmail: 'ann@example.com',
-	description: '={{ $json.invoice }}',
-	beneficiaryMode: 'id',
-	beneficiaryId: idLocator(beneficiaryId),
-	duplicateProtection: { idempotencyKey: '={{ $json.invoice }}' },
-});
+const payoutBy = (beneficiaryId: string) =>
+	payoutInitiate({
+		amount: '={{ $json.cents }}',
+		description: '={{ $json.invoice }}',
+		beneficiaryMode: 'id',
+		beneficiaryId: idLocator(beneficiaryId),
+		duplicateProtection: { idempotencyKey: '={{ $json.invoice }}' },
+	});
 
 test('the same rows again: nothing sent, and a warning says why and what to do for a new period', async () => {
 	const beneficiary = await createBeneficiary(fixture);
