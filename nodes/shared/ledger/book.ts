@@ -35,7 +35,7 @@ export function openBook(context: IExecuteFunctions, mark?: string) {
 	const toMarkAccepted = new Set<string>();
 	/** Keys accepted since the last call, with the day (days.ts). */
 	const toDate = new Map<string, string>();
-	const toRelease = new Set<string>();
+	const toRemove = new Set<string>();
 	/** Every record this run made or found (keys and markers), less those it removed. */
 	const kept = new Set<string>();
 	let markHeld = false;
@@ -91,13 +91,13 @@ export function openBook(context: IExecuteFunctions, mark?: string) {
 	const release = (key: string) => {
 		toMarkAccepted.delete(acceptedMarker(key));
 		toDate.delete(key);
-		for (const value of recordsOf(key)) toRelease.add(value);
+		for (const value of recordsOf(key)) toRemove.add(value);
 	};
-	/** Removes what is to be forgotten, now. */
-	const releaseNow = async () => {
-		if (toRelease.size === 0) return;
-		const values = [...toRelease];
-		toRelease.clear();
+	/** Removes what is to be removed (released keys, markers an ask recorded), now. */
+	const removeNow = async () => {
+		if (toRemove.size === 0) return;
+		const values = [...toRemove];
+		toRemove.clear();
 		for (const value of values) kept.delete(value);
 		await store.remove(values);
 	};
@@ -105,7 +105,7 @@ export function openBook(context: IExecuteFunctions, mark?: string) {
 	return {
 		store,
 		kept,
-		toRelease,
+		toRemove,
 		claimWait,
 		recordWith,
 		/** `now`: accepted now, so its day is recorded; `earlier`: refused as done before, day unknown. */
@@ -114,11 +114,11 @@ export function openBook(context: IExecuteFunctions, mark?: string) {
 			if (when === 'now') toDate.set(key, utcDay(Date.now()));
 		},
 		release,
-		releaseNow,
+		removeNow,
 		/** Writes what is still to be written. */
 		flush: async () =>
 			await store.atomically(async () => {
-				await releaseNow();
+				await removeNow();
 				if (toMarkAccepted.size + toDate.size > 0) await recordWith([]);
 			}),
 		/**

@@ -61,7 +61,7 @@ export interface Ledger {
 /** The ledger of this node's run; `mark` is the run's mark (states.ts runMark), if it has one. */
 export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
 	const book = openBook(context, mark);
-	const { store, kept, toRelease, claimWait, recordWith, release, releaseNow } = book;
+	const { store, kept, toRemove, claimWait, recordWith, release, removeNow } = book;
 	/** Queue mode: keys reserved for this run to send, not yet marked sending, with when their claim held. */
 	const sendingDue = new Map<string, number>();
 	let executionNamed = false;
@@ -79,7 +79,7 @@ export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
 		let unsent: string[] = [];
 		let resending: string[] = [];
 		const verdicts = await store.atomically(async () => {
-			await releaseNow();
+			await removeNow();
 			const start = Date.now();
 			// Queue mode: the run's first call names its execution, so that n8n running the same
 			// execution again (1.x, a stalled job) knows it repeats a run that may have died.
@@ -118,7 +118,7 @@ export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
 				for (const key of again)
 					if (present.has(acceptedMarker(key))) verdicts.set(key, 'accepted');
 				// Asking recorded the markers that were not there: they were not seen.
-				for (const marker of asked) if (!present.has(marker)) toRelease.add(marker);
+				for (const marker of asked) if (!present.has(marker)) toRemove.add(marker);
 				unsent = retry
 					? again.filter(
 							(key) =>
@@ -134,8 +134,8 @@ export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
 			);
 			for (const [key, day] of await findDays(acceptedBefore)) sentDays.set(key, day);
 			resending = again.filter((key) => resend.has(key));
-			for (const key of resending) toRelease.add(acceptedMarker(key));
-			await releaseNow();
+			for (const key of resending) toRemove.add(acceptedMarker(key));
+			await removeNow();
 			return verdicts;
 		});
 		written?.();

@@ -63,13 +63,13 @@ export async function takeOver(
 	verdicts: Map<string, Verdict>,
 	wait: number,
 ): Promise<string[]> {
-	const { store, kept, toRelease } = book;
+	const { store, kept, toRemove } = book;
 	await sleep(takeoverWaitMs(wait));
 	const still = await store.atomically(async () => {
 		const asked = unsent.flatMap((key) => [acceptedMarker(key), sendingMarker(key)]);
 		const present = new Set(await store.record(asked));
-		for (const marker of asked) (present.has(marker) ? kept : toRelease).add(marker);
-		await book.releaseNow();
+		for (const marker of asked) (present.has(marker) ? kept : toRemove).add(marker);
+		await book.removeNow();
 		for (const key of unsent) if (present.has(acceptedMarker(key))) verdicts.set(key, 'accepted');
 		return unsent.filter(
 			(key) => !present.has(acceptedMarker(key)) && !present.has(sendingMarker(key)),
