@@ -21,7 +21,7 @@ export const VERIFY_AFTER_MS = 1000;
 const VERIFY_CALLS = 3;
 /**
  * Node's timers can fire a millisecond or so before Date.now() says verify's wait is over: a value
- * checked that early still counts as old enough, instead of being checked once more.
+ * that much younger still counts as old enough, instead of being checked once more.
  */
 const TIMER_SLACK_MS = 5;
 /** Checks of the same values before giving up (each one VERIFY_AFTER_MS after the last write). */
@@ -44,9 +44,11 @@ export function verification(context: IExecuteFunctions, write: Write) {
 	const record = async (values: string[], checkAll = false) => {
 		const now = Date.now();
 		const wait = waitMs();
+		/** Written long enough before this call that no call which read the row earlier is still out. */
+		const oldEnough = (at: number) => now - at >= wait - TIMER_SLACK_MS;
 		const asked = new Set(values);
 		const due = [...unverified]
-			.filter(([value, at]) => (checkAll || now - at >= wait) && !asked.has(value))
+			.filter(([value, at]) => (checkAll || oldEnough(at)) && !asked.has(value))
 			.map(([value]) => value);
 		const sent = [...values, ...due];
 		if (sent.length === 0) return [];
@@ -56,8 +58,7 @@ export function verification(context: IExecuteFunctions, write: Write) {
 		// One not found has just been written (again); one found long enough after its write held.
 		for (const value of sent) {
 			if (!found.has(value)) unverified.set(value, writtenAt);
-			else if (unverified.has(value) && now - unverified.get(value)! >= wait - TIMER_SLACK_MS)
-				unverified.delete(value);
+			else if (unverified.has(value) && oldEnough(unverified.get(value)!)) unverified.delete(value);
 		}
 		return values.filter((value) => found.has(value));
 	};
