@@ -80,14 +80,14 @@ export function coldRequire(state: BenchState, nodeBin: string, nodeLabel: strin
 export function defaultItemsPerBatch(): number {
 	try {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const fields = require(path.join(ROOT, 'dist', 'nodes', 'WalletPayments', 'helpers', 'fields.js')) as { DEFAULT_ITEMS_PER_BATCH?: number };
+		const fields = require(path.join(ROOT, 'dist', 'nodes', 'WalletPayments', 'input', 'batching.js')) as { DEFAULT_ITEMS_PER_BATCH?: number };
 		if (typeof fields.DEFAULT_ITEMS_PER_BATCH === 'number') return fields.DEFAULT_ITEMS_PER_BATCH;
 	} catch {
 		// fall back to the source
 	}
-	const source = fs.readFileSync(path.join(ROOT, 'nodes', 'WalletPayments', 'helpers', 'fields.ts'), 'utf8');
+	const source = fs.readFileSync(path.join(ROOT, 'nodes', 'WalletPayments', 'input', 'batching.ts'), 'utf8');
 	const match = /DEFAULT_ITEMS_PER_BATCH\s*=\s*(\d+)/.exec(source);
-	if (!match) throw new Error('DEFAULT_ITEMS_PER_BATCH not found in dist or nodes/WalletPayments/helpers/fields.ts');
+	if (!match) throw new Error('DEFAULT_ITEMS_PER_BATCH not found in dist or nodes/WalletPayments/input/batching.ts');
 	return Number(match[1]);
 }
 

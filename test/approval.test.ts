@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { fingerprintOf } from '../nodes/WalletPayments/helpers/approval';
+import { fingerprintOf } from '../nodes/WalletPayments/controls/approval';
 import { useSandbox } from './helpers/sandbox';
 import { createBeneficiary, idLocator } from './operations/wallet-support';
 

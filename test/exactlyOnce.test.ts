@@ -15,7 +15,7 @@
 import type { IDataObject, INodeParameters, NodeApiError } from 'n8n-workflow';
 
 import { WalletPayments } from '../nodes/WalletPayments/WalletPayments.node';
-import { REFERENCE_HINT } from '../nodes/WalletPayments/helpers/idempotency';
+import { REFERENCE_HINT } from '../nodes/WalletPayments/controls/idempotency';
 import { useSandbox, type SandboxFixture } from './helpers/sandbox';
 import type { RunResult } from './helpers/runNode';
 import type { ReferenceMode } from './sandbox';

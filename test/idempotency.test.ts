@@ -1,5 +1,5 @@
-/** The idempotency key and reference derivation (helpers/idempotency.ts). */
-import { canonicalJson, derivedKey, referenceFromKey, type KeyParts } from '../nodes/WalletPayments/helpers/idempotency';
+/** The idempotency key and reference derivation (controls/idempotency.ts). */
+import { canonicalJson, derivedKey, referenceFromKey, type KeyParts } from '../nodes/WalletPayments/controls/idempotency';
 
 const base: KeyParts = {
 	workflowId: 'wf-1',

@@ -37,7 +37,7 @@ test('the ledger imports nothing from either node', () => {
 	expect(ledger.length).toBeGreaterThan(5);
 	const outside = ledger.flatMap((file) =>
 		importsOf(file)
-			.filter((target) => !target.startsWith('nodes/shared/ledger/'))
+			.filter((target) => !target.startsWith('nodes/shared/'))
 			.map((target) => `${file} → ${target}`),
 	);
 	expect(outside).toEqual([]);
@@ -81,4 +81,24 @@ test('no two files under nodes/ share a name (index.ts and <operation>.operation
 		.map((file) => path.posix.basename(file))
 		.filter((name) => name !== 'index.ts' && !name.endsWith('.operation.ts'));
 	expect(names.filter((name, at) => names.indexOf(name) !== at)).toEqual([]);
+});
+
+test('the credential type is named once under nodes/ (shared/credential.ts), and read only there', () => {
+	const naming = files.filter((file) => file.startsWith('nodes/')).filter((file) => fs.readFileSync(path.join(ROOT, file), 'utf8').includes("'walletPaymentsApi'"));
+	expect(naming).toEqual(['nodes/shared/credential.ts']);
+	const reading = files.filter((file) => fs.readFileSync(path.join(ROOT, file), 'utf8').includes('.getCredentials('));
+	expect(reading).toEqual(['nodes/shared/credential.ts']);
+});
+
+test('the engine, payment controls, descriptions, input and output each have a folder of at most 6 files; no helpers/ grab bag', () => {
+	const folders = fs.readdirSync(path.join(ROOT, 'nodes/WalletPayments'), { withFileTypes: true })
+		.filter((entry) => entry.isDirectory())
+		.map((entry) => entry.name)
+		.sort();
+	expect(folders).toEqual(['actions', 'controls', 'descriptions', 'engine', 'input', 'methods', 'output', 'transport']);
+	const crowded = folders.filter(
+		(folder) =>
+			fs.readdirSync(path.join(ROOT, 'nodes/WalletPayments', folder)).filter((name) => name.endsWith('.ts')).length > 6,
+	);
+	expect(crowded).toEqual([]);
 });

@@ -6,8 +6,8 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { readLimits, refusals, refusalText } from '../nodes/WalletPayments/helpers/limits';
-import { InvalidInput } from '../nodes/WalletPayments/helpers/validation';
+import { readLimits, refusals, refusalText } from '../nodes/WalletPayments/controls/paymentLimits';
+import { InvalidInput } from '../nodes/WalletPayments/input/validation';
 import { useSandbox } from './helpers/sandbox';
 import { createBeneficiary, idLocator, payoutInitiate } from './operations/wallet-support';
 

@@ -11,7 +11,8 @@ import { router } from './actions/router';
 import * as listSearch from './methods/listSearch';
 import * as loadOptions from './methods/loadOptions';
 import * as resourceMapping from './methods/resourceMapping';
-import { toolDescriptionProperties } from './helpers/toolDescriptions';
+import { toolDescriptionProperties } from './descriptions/toolDescriptions';
+import { CREDENTIAL_TYPE } from '../shared/credential';
 
 export class WalletPayments implements INodeType {
 	description: INodeTypeDescription = {
@@ -32,7 +33,7 @@ export class WalletPayments implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'walletPaymentsApi', required: true }],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
 		properties: [
 			{
 				displayName: 'Resource',

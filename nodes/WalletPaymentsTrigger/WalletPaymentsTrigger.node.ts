@@ -21,6 +21,7 @@ import {
 	verifySignature,
 } from './signature';
 import { answerFromStep, RESPONSE_MODE } from './startedAnswer';
+import { CREDENTIAL_TYPE, readCredential } from '../shared/credential';
 
 const MISSING_SECRET =
 	'Add a Webhook Signing Secret to the credential or turn off Verify Signature';
@@ -29,7 +30,7 @@ const MISSING_SECRET =
 const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'x-api-key'];
 
 async function signingSecret(context: IHookFunctions | IWebhookFunctions): Promise<string> {
-	const credentials = await context.getCredentials('walletPaymentsApi');
+	const credentials = await readCredential(context);
 	const secret = credentials.webhookSecret;
 	return typeof secret === 'string' ? secret : '';
 }
@@ -70,7 +71,7 @@ export class WalletPaymentsTrigger implements INodeType {
 		defaults: { name: 'Wallet Payments Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'walletPaymentsApi', required: true }],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
 		webhooks: [
 			{
 				name: 'default',

@@ -98,7 +98,7 @@ export interface TestCredentials {
 	 * One Process Only (so that tests not about claims do not wait), unless `processes` is given.
 	 */
 	queueMode?: boolean;
-	/** The payment limits (helpers/limits.ts), as the credential stores them. */
+	/** The payment limits (nodes/WalletPayments/controls/paymentLimits.ts), as the credential stores them. */
 	maxPerPayment?: string;
 	maxPerRun?: string;
 	allowedCurrencies?: string;

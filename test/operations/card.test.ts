@@ -1,6 +1,6 @@
 import type { IDataObject, NodeApiError } from 'n8n-workflow';
 
-import { maskCardDetails } from '../../nodes/WalletPayments/helpers/cardMasking';
+import { maskCardDetails } from '../../nodes/WalletPayments/output/cardMasking';
 import { useSandbox } from '../helpers/sandbox';
 import { CARD_HOLDER, derivedReference, expectInvalid, expectRequests, issueCard, outputJson } from './support';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'crypto';
 
-import { canonicalJson, derivedKey, referenceFromKey } from '../../nodes/WalletPayments/helpers/idempotency';
+import { canonicalJson, derivedKey, referenceFromKey } from '../../nodes/WalletPayments/controls/idempotency';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { SandboxFixture } from '../helpers/sandbox';
@@ -12,7 +12,7 @@ type RunOptions = Parameters<SandboxFixture['run']>[1];
 
 /**
  * The reference the node sends when none is given: made from the item's derived idempotency key
- * (helpers/idempotency.ts): workflow, node, what started the run (the test trigger's item), the
+ * (controls/idempotency.ts): workflow, node, what started the run (the test trigger's item), the
  * item's position and its request body (without the reference).
  */
 export function derivedReference(

@@ -19,7 +19,7 @@
  *
  *   queue[stalled job re-run by n8n, killed as the 30th payout arrived,<config>]: {...}
  */
-import { DEFAULT_ITEMS_PER_BATCH } from '../../nodes/WalletPayments/helpers/fields';
+import { DEFAULT_ITEMS_PER_BATCH } from '../../nodes/WalletPayments/input/batching';
 import { DEFAULT_CLAIM_WAIT_MS, takeoverWaitMs } from '../../nodes/shared/ledger';
 import { stopStack } from '../e2e/support/e2e';
 import { N8N_MAJOR } from '../e2e/support/install';

@@ -18,7 +18,7 @@
  *
  *   queue[worker killed, save progress <off|on>, killed <moment>,<config>]: …
  */
-import { DEFAULT_ITEMS_PER_BATCH } from '../../nodes/WalletPayments/helpers/fields';
+import { DEFAULT_ITEMS_PER_BATCH } from '../../nodes/WalletPayments/input/batching';
 import { DEFAULT_CLAIM_WAIT_MS, takeoverWaitMs } from '../../nodes/shared/ledger';
 import { stopStack, type ApiExecution } from '../e2e/support/e2e';
 import type { WorkflowJson } from '../e2e/support/n8n';

@@ -1,12 +1,12 @@
 /**
  * The operation contract: each `<operation>.operation.ts` exports `operation`, which states with
- * `satisfies` which kind it is (a read, a write, or guarded: guarded/prepare.ts). The kind decides
+ * `satisfies` which kind it is (a read, a write, or guarded: engine/exactlyOnce/prepare.ts). The kind decides
  * how the router runs its items.
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import type { GuardedOperation } from './guarded/prepare';
-import type { ReadMoney } from './limitCheck';
+import type { GuardedOperation } from '../engine/exactlyOnce/prepare';
+import type { ReadMoney } from '../engine/limitCheck';
 
 type Execute = (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
 

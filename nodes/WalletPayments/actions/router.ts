@@ -1,15 +1,15 @@
 /**
  * The router: finds the chosen operation in the resources' table and runs it for every input
- * item, by its kind (operation.ts): guarded through the guarded pipeline (guarded/pipeline.ts),
+ * item, by its kind (operation.ts): guarded through the guarded pipeline ((engine/exactlyOnce/pipeline.ts)),
  * reads up to Items per Batch at once, writes item by item.
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { batchingOf } from '../helpers/batching';
-import { runGuarded } from './guarded/pipeline';
-import { eachItem, eachItemBatched, inItemOrder } from './itemLoop';
-import { refusedByLimits } from './limitCheck';
+import { batchingOf } from '../input/batching';
+import { runGuarded } from '../engine/exactlyOnce/pipeline';
+import { eachItem, eachItemBatched, inItemOrder } from '../engine/itemLoop';
+import { refusedByLimits } from '../engine/limitCheck';
 import type { Operation } from './operation';
 import { resources, type ResourceName } from './resources';
 

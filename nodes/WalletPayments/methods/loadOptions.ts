@@ -7,7 +7,7 @@ import {
 	type FieldDescriptor,
 	literalCountryCode,
 	typeName,
-} from '../helpers/destination';
+} from '../input/destination';
 
 const RAW_JSON: INodePropertyOptions = {
 	name: 'Raw JSON',

@@ -4,7 +4,7 @@ import type {
 	ResourceMapperFields,
 } from 'n8n-workflow';
 
-import { countryRequirements, fieldLabel, literalCountryCode } from '../helpers/destination';
+import { countryRequirements, fieldLabel, literalCountryCode } from '../input/destination';
 
 /**
  * The destination form: the chosen type's field descriptors from the country requirement.

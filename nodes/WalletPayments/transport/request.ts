@@ -18,8 +18,7 @@ import {
 	retryAfterSeconds,
 	type ServiceResponse,
 } from './errors';
-
-export const CREDENTIAL_TYPE = 'walletPaymentsApi';
+import { CREDENTIAL_TYPE, readCredential } from '../../shared/credential';
 
 export type WalletContext = IExecuteFunctions | ILoadOptionsFunctions;
 
@@ -51,7 +50,7 @@ interface Connection {
 const connections = new WeakMap<object, Promise<Connection>>();
 
 async function readConnection(context: WalletContext): Promise<Connection> {
-	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
+	const credentials = await readCredential(context);
 	const raw = typeof credentials.baseUrl === 'string' ? credentials.baseUrl.trim() : '';
 	if (!/^https?:\/\/[^/\s]+/i.test(raw)) {
 		throw new NodeOperationError(

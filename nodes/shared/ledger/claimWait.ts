@@ -9,6 +9,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { afterPoolTimeout } from './pool';
+import { readCredential } from '../credential';
 
 /**
  * The claim wait's default, in ms. A claim needs every store call, in any process, to take under
@@ -26,9 +27,7 @@ export const ONE_PROCESS = 'one';
 /** The claim wait in ms; undefined when the credential says One Process Only. */
 export async function readClaimWait(context: IExecuteFunctions): Promise<number | undefined> {
 	// Read again while n8n's pool gives no connection, as the store calls are (pool.ts).
-	const { answer: credentials } = await afterPoolTimeout(
-		async () => await context.getCredentials('walletPaymentsApi'),
-	);
+	const { answer: credentials } = await afterPoolTimeout(async () => await readCredential(context));
 	if (credentials.processes === ONE_PROCESS) return undefined;
 	const wait = Number(credentials.claimWaitMs ?? DEFAULT_CLAIM_WAIT_MS);
 	return Number.isFinite(wait)

@@ -37,7 +37,7 @@ export const recordsOf = (key: string) => [
 	takeoverMarker(key),
 ];
 
-/** The mark of a run, made from what started it (helpers/idempotency.ts runOrigin). */
+/** The mark of a run, made from what started it (controls/idempotency.ts runOrigin). */
 export const runMark = (origin: string) => `n8n-run:${origin}`;
 
 /**

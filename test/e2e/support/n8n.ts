@@ -42,7 +42,7 @@ export interface WalletCredentialData {
 	webhookSecret?: string;
 	/** The credential's "n8n Runs As" (left out: as a user creates it, claims) and Claim Wait (ms). */
 	processes?: 'one' | 'several';
-	/** The payment limits (nodes/WalletPayments/helpers/limits.ts). */
+	/** The payment limits (nodes/WalletPayments/controls/paymentLimits.ts). */
 	maxPerPayment?: string;
 	maxPerRun?: string;
 	allowedCurrencies?: string;

@@ -1,22 +1,19 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { destinationProperties, readDestination } from '../../helpers/destination';
-import { forOperation } from '../../helpers/displayOptions';
-import {
-	customerEmailField,
-	duplicateProtectionField,
-	sendBatchingField,
-	referenceField,
-} from '../../helpers/fields';
+import { destinationProperties, readDestination } from '../../input/destination';
+import { forOperation } from '../../descriptions/displayOptions';
+import { customerEmailField } from '../../descriptions/fields';
+import { duplicateProtectionField, referenceField } from '../../controls/idempotency';
+import { sendBatchingField } from '../../input/batching';
 import {
 	countryCode,
 	currencyCode,
 	httpUrl,
 	optionalText,
 	requiredEmail,
-} from '../../helpers/validation';
+} from '../../input/validation';
 import { apiRequest } from '../../transport/request';
-import type { GuardedOperation, GuardedRequest } from '../guarded/prepare';
+import type { GuardedOperation, GuardedRequest } from '../../engine/exactlyOnce/prepare';
 
 const properties: INodeProperties[] = [
 	{

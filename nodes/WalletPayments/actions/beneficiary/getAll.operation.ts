@@ -5,11 +5,11 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { forOperation } from '../../helpers/displayOptions';
-import { readBatchingField, returnAllAndLimit } from '../../helpers/fields';
-import { readReturnAllAndLimit } from '../../helpers/lists';
-import { simplifyIfWanted, simplifyProperty } from '../../helpers/simplify';
-import { countryCode, currencyCode, InvalidInput, optionalText } from '../../helpers/validation';
+import { forOperation } from '../../descriptions/displayOptions';
+import { readBatchingField } from '../../input/batching';
+import { readReturnAllAndLimit, returnAllAndLimit } from '../../input/lists';
+import { simplifyIfWanted, simplifyProperty } from '../../output/simplify';
+import { countryCode, currencyCode, InvalidInput, optionalText } from '../../input/validation';
 import { getAllByCursor } from '../../transport/pagination';
 import type { ReadOperation } from '../operation';
 

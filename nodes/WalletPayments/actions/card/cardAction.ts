@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { maskCardDetails } from '../../helpers/cardMasking';
-import { forOperation } from '../../helpers/displayOptions';
+import { maskCardDetails } from '../../output/cardMasking';
+import { forOperation } from '../../descriptions/displayOptions';
 import { apiRequest } from '../../transport/request';
 import { cardIdProperty, cardOptionsProperty, readCardId, readRevealCardDetails } from './common';
 

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { REVEAL_CARD_DETAILS_HINT } from '../../helpers/cardMasking';
-import { InvalidInput, numberInRange, requiredText } from '../../helpers/validation';
+import { REVEAL_CARD_DETAILS_HINT } from '../../output/cardMasking';
+import { InvalidInput, numberInRange, requiredText } from '../../input/validation';
 
 /** The contract's card amount bounds (create card, top up), in US dollars. */
 export const CARD_AMOUNT_MIN = 3;

@@ -1,15 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { maskCardDetails } from '../../helpers/cardMasking';
-import { forOperation } from '../../helpers/displayOptions';
-import {
-	customerEmailField,
-	duplicateProtectionField,
-	sendBatchingField,
-	referenceField,
-} from '../../helpers/fields';
-import { optionalText, requiredEmail } from '../../helpers/validation';
-import type { GuardedOperation, GuardedRequest } from '../guarded/prepare';
+import { maskCardDetails } from '../../output/cardMasking';
+import { forOperation } from '../../descriptions/displayOptions';
+import { customerEmailField } from '../../descriptions/fields';
+import { duplicateProtectionField, referenceField } from '../../controls/idempotency';
+import { sendBatchingField } from '../../input/batching';
+import { optionalText, requiredEmail } from '../../input/validation';
+import type { GuardedOperation, GuardedRequest } from '../../engine/exactlyOnce/prepare';
 import { cardAmount } from './common';
 
 const properties: INodeProperties[] = [

@@ -5,8 +5,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { forOperation } from '../../helpers/displayOptions';
-import { customerEmailField } from '../../helpers/fields';
+import { forOperation } from '../../descriptions/displayOptions';
+import { customerEmailField } from '../../descriptions/fields';
 import {
 	countryCode,
 	httpUrl,
@@ -16,7 +16,7 @@ import {
 	optionalText,
 	requiredEmail,
 	requiredText,
-} from '../../helpers/validation';
+} from '../../input/validation';
 import { apiRequest } from '../../transport/request';
 import type { WriteOperation } from '../operation';
 

@@ -1,9 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { forOperation } from '../../helpers/displayOptions';
-import { duplicateProtectionField, sendBatchingField, referenceField } from '../../helpers/fields';
-import { optionalText } from '../../helpers/validation';
-import type { GuardedOperation, GuardedRequest } from '../guarded/prepare';
+import { forOperation } from '../../descriptions/displayOptions';
+import { duplicateProtectionField, referenceField } from '../../controls/idempotency';
+import { sendBatchingField } from '../../input/batching';
+import { optionalText } from '../../input/validation';
+import type { GuardedOperation, GuardedRequest } from '../../engine/exactlyOnce/prepare';
 import { cardAmount, cardIdProperty, readCardId } from './common';
 
 const properties: INodeProperties[] = [

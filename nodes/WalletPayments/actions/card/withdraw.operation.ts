@@ -1,9 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { forOperation } from '../../helpers/displayOptions';
-import { duplicateProtectionField, sendBatchingField, referenceField } from '../../helpers/fields';
-import { INT32_MAX, positiveInteger } from '../../helpers/validation';
-import type { GuardedOperation, GuardedRequest } from '../guarded/prepare';
+import { forOperation } from '../../descriptions/displayOptions';
+import { duplicateProtectionField, referenceField } from '../../controls/idempotency';
+import { sendBatchingField } from '../../input/batching';
+import { INT32_MAX, positiveInteger } from '../../input/validation';
+import type { GuardedOperation, GuardedRequest } from '../../engine/exactlyOnce/prepare';
 import { cardIdProperty, readCardId } from './common';
 
 const properties: INodeProperties[] = [

@@ -1,21 +1,18 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { forOperation } from '../../helpers/displayOptions';
-import {
-	customerEmailField,
-	duplicateProtectionField,
-	sendBatchingField,
-	referenceField,
-} from '../../helpers/fields';
+import { forOperation } from '../../descriptions/displayOptions';
+import { customerEmailField } from '../../descriptions/fields';
+import { duplicateProtectionField, referenceField } from '../../controls/idempotency';
+import { sendBatchingField } from '../../input/batching';
 import {
 	countryCode,
 	currencyCode,
 	InvalidInput,
 	optionalText,
 	requiredEmail,
-} from '../../helpers/validation';
-import { amountProperties, readMinorAmount } from '../../helpers/units';
-import type { GuardedOperation, GuardedRequest } from '../guarded/prepare';
+} from '../../input/validation';
+import { amountProperties, readMinorAmount } from '../../input/units';
+import type { GuardedOperation, GuardedRequest } from '../../engine/exactlyOnce/prepare';
 
 const properties: INodeProperties[] = [
 	{

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { getCountryRequirements } from '../../helpers/destination';
-import { forOperation } from '../../helpers/displayOptions';
-import { readBatchingField } from '../../helpers/fields';
-import { countryCode } from '../../helpers/validation';
+import { getCountryRequirements } from '../../input/destination';
+import { forOperation } from '../../descriptions/displayOptions';
+import { readBatchingField } from '../../input/batching';
+import { countryCode } from '../../input/validation';
 import type { ReadOperation } from '../operation';
 
 const properties: INodeProperties[] = [

@@ -5,13 +5,13 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { forOperation } from '../../helpers/displayOptions';
+import { forOperation } from '../../descriptions/displayOptions';
 import {
 	optionalDialCode,
 	optionalPhone,
 	requiredEmail,
 	requiredText,
-} from '../../helpers/validation';
+} from '../../input/validation';
 import { apiRequest } from '../../transport/request';
 import type { WriteOperation } from '../operation';
 

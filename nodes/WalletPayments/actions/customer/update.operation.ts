@@ -5,15 +5,15 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { forOperation } from '../../helpers/displayOptions';
-import { customerLocator, locatorValue } from '../../helpers/locators';
+import { forOperation } from '../../descriptions/displayOptions';
+import { customerLocator, locatorValue } from '../../descriptions/locators';
 import {
 	optionalDialCode,
 	optionalPhone,
 	optionalText,
 	requiredEmail,
 	requiredText,
-} from '../../helpers/validation';
+} from '../../input/validation';
 import { apiRequest } from '../../transport/request';
 import type { WriteOperation } from '../operation';
 

@@ -1,14 +1,11 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { forOperation } from '../../helpers/displayOptions';
-import {
-	duplicateProtectionField,
-	sendBatchingField,
-	waitForFinalStatusProperties,
-} from '../../helpers/fields';
-import { requiredText } from '../../helpers/validation';
-import { waitSettingsIfAsked } from '../../helpers/settlement';
-import type { GuardedOperation, GuardedRequest } from '../guarded/prepare';
+import { forOperation } from '../../descriptions/displayOptions';
+import { duplicateProtectionField } from '../../controls/idempotency';
+import { sendBatchingField } from '../../input/batching';
+import { waitForFinalStatusProperties, waitSettingsIfAsked } from '../../engine/settlement';
+import { requiredText } from '../../input/validation';
+import type { GuardedOperation, GuardedRequest } from '../../engine/exactlyOnce/prepare';
 
 const properties: INodeProperties[] = [
 	{

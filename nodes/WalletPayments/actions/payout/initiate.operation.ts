@@ -1,28 +1,27 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { destinationProperties, readDestination } from '../../helpers/destination';
-import { approvalProperties } from '../../helpers/approval';
-import { forOperation } from '../../helpers/displayOptions';
+import { destinationProperties, readDestination } from '../../input/destination';
+import { approvalProperties } from '../../controls/approval';
+import { forOperation } from '../../descriptions/displayOptions';
 import {
 	customerEmailField,
-	duplicateProtectionField,
 	includeInputFieldsField,
-	sendBatchingField,
 	sourceWalletCurrencyField,
-	waitForFinalStatusProperties,
-} from '../../helpers/fields';
-import { beneficiaryLocator, locatorValue } from '../../helpers/locators';
-import { checkPayee, payeeCheckField } from '../../helpers/payeeCheck';
+} from '../../descriptions/fields';
+import { duplicateProtectionField } from '../../controls/idempotency';
+import { sendBatchingField } from '../../input/batching';
+import { waitForFinalStatusProperties, waitSettingsIfAsked } from '../../engine/settlement';
+import { beneficiaryLocator, locatorValue } from '../../descriptions/locators';
+import { checkPayee, payeeCheckField } from '../../controls/payeeCheck';
 import {
 	countryCode,
 	currencyCode,
 	InvalidInput,
 	requiredEmail,
 	requiredText,
-} from '../../helpers/validation';
-import { readMinorAmount } from '../../helpers/units';
-import { waitSettingsIfAsked } from '../../helpers/settlement';
-import type { GuardedOperation, GuardedRequest } from '../guarded/prepare';
+} from '../../input/validation';
+import { readMinorAmount } from '../../input/units';
+import type { GuardedOperation, GuardedRequest } from '../../engine/exactlyOnce/prepare';
 import { payoutAmountProperties } from './payoutAmount';
 
 const INLINE = { beneficiaryMode: ['inline'] };

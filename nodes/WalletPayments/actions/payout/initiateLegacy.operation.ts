@@ -1,25 +1,24 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { approvalProperties } from '../../helpers/approval';
-import { forOperation } from '../../helpers/displayOptions';
+import { approvalProperties } from '../../controls/approval';
+import { forOperation } from '../../descriptions/displayOptions';
 import {
 	customerEmailField,
-	duplicateProtectionField,
 	includeInputFieldsField,
-	sendBatchingField,
-	referenceField,
 	sourceWalletCurrencyField,
-} from '../../helpers/fields';
-import { beneficiaryLocator, locatorValue } from '../../helpers/locators';
+} from '../../descriptions/fields';
+import { duplicateProtectionField, referenceField } from '../../controls/idempotency';
+import { sendBatchingField } from '../../input/batching';
+import { beneficiaryLocator, locatorValue } from '../../descriptions/locators';
 import {
 	currencyCode,
 	httpUrl,
 	INT32_MAX,
 	requiredEmail,
 	requiredText,
-} from '../../helpers/validation';
-import { readMinorAmount } from '../../helpers/units';
-import type { GuardedOperation, GuardedRequest } from '../guarded/prepare';
+} from '../../input/validation';
+import { readMinorAmount } from '../../input/units';
+import type { GuardedOperation, GuardedRequest } from '../../engine/exactlyOnce/prepare';
 import { payoutAmountProperties } from './payoutAmount';
 
 const properties: INodeProperties[] = [

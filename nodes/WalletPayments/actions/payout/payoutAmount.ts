@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { amountProperties } from '../../helpers/units';
+import { amountProperties } from '../../input/units';
 
 /** Amount Unit and Amount of a payout, in the source wallet's currency; `max` in minor units. */
 export function payoutAmountProperties(max?: number): INodeProperties[] {

@@ -1,9 +1,10 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { forOperation } from '../../helpers/displayOptions';
-import { duplicateProtectionField, sendBatchingField } from '../../helpers/fields';
-import { requiredText } from '../../helpers/validation';
-import type { GuardedOperation, GuardedRequest } from '../guarded/prepare';
+import { forOperation } from '../../descriptions/displayOptions';
+import { duplicateProtectionField } from '../../controls/idempotency';
+import { sendBatchingField } from '../../input/batching';
+import { requiredText } from '../../input/validation';
+import type { GuardedOperation, GuardedRequest } from '../../engine/exactlyOnce/prepare';
 
 const properties: INodeProperties[] = [
 	{

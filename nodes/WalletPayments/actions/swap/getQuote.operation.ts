@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { forOperation } from '../../helpers/displayOptions';
-import type { Money } from '../../helpers/limits';
-import { majorAmountText, majorToMinor } from '../../helpers/units';
-import { currencyCode, InvalidInput } from '../../helpers/validation';
+import { forOperation } from '../../descriptions/displayOptions';
+import type { Money } from '../../controls/paymentLimits';
+import { majorAmountText, majorToMinor } from '../../input/units';
+import { currencyCode, InvalidInput } from '../../input/validation';
 import { apiRequest } from '../../transport/request';
 import type { WriteOperation } from '../operation';
 
@@ -65,7 +65,7 @@ function quoteBody(context: IExecuteFunctions, itemIndex: number) {
 	return body;
 }
 
-/** What the quote would swap, for the credential's limits (helpers/limits.ts). */
+/** What the quote would swap, for the credential's limits (controls/paymentLimits.ts). */
 function money(this: IExecuteFunctions, itemIndex: number): Money {
 	const body = quoteBody(this, itemIndex);
 	const currency = body.sourceCurrency.toUpperCase();

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { forOperation } from '../../helpers/displayOptions';
-import { readBatchingField } from '../../helpers/fields';
-import { simplifyIfWanted, simplifyProperty } from '../../helpers/simplify';
-import { requiredText } from '../../helpers/validation';
+import { forOperation } from '../../descriptions/displayOptions';
+import { readBatchingField } from '../../input/batching';
+import { simplifyIfWanted, simplifyProperty } from '../../output/simplify';
+import { requiredText } from '../../input/validation';
 import { apiRequest } from '../../transport/request';
 import type { ReadOperation } from '../operation';
 

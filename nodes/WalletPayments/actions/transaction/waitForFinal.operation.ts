@@ -1,14 +1,14 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { forOperation } from '../../helpers/displayOptions';
-import { readBatchingField } from '../../helpers/fields';
+import { forOperation } from '../../descriptions/displayOptions';
+import { readBatchingField } from '../../input/batching';
 import {
 	readWaitSettings,
 	settlementFields,
 	waitForFinalStatus,
 	waitProperties,
-} from '../../helpers/settlement';
-import { requiredText } from '../../helpers/validation';
+} from '../../engine/settlement';
+import { requiredText } from '../../input/validation';
 import type { ReadOperation } from '../operation';
 
 const properties: INodeProperties[] = [

@@ -9,17 +9,17 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { readApproval } from '../../helpers/approval';
-import { type Batching, batchingOf } from '../../helpers/batching';
-import { runOrigin } from '../../helpers/idempotency';
-import { limiter } from '../../helpers/limiter';
-import { limitsRefusal } from '../../helpers/limits';
-import { settlementFields, waitForFinalStatus } from '../../helpers/settlement';
+import { readApproval } from '../../controls/approval';
+import { type Batching, batchingOf } from '../../input/batching';
+import { runOrigin } from '../../controls/idempotency';
+import { inFlight } from '../inFlight';
+import { limitsRefusal } from '../../controls/paymentLimits';
+import { settlementFields, waitForFinalStatus } from '../settlement';
 import { eachItem, eachItemBatched, inItemOrder, type ItemResult, refuseAll } from '../itemLoop';
 import { approvalRefusal, previewRun } from './preview';
 import { type GuardedOperation, moneyOf, prepareItem, type PreparedItem } from './prepare';
-import { noteChangingKey } from './changingKey';
-import { noteRepeats } from './repeats';
+import { noteChangingKey } from '../../controls/changingKey';
+import { noteRepeats } from '../../controls/repeats';
 import { ledgerRun } from './run';
 
 export async function runGuarded(
@@ -57,7 +57,7 @@ export async function runGuarded(
 		)
 		.map(([itemIndex]) => itemIndex);
 	// Every sent payout waits at once; their status checks share the Batching bound on requests.
-	const checks = limiter(batching && toWait.length > 0 ? batching.itemsPerBatch : 1);
+	const checks = inFlight(batching && toWait.length > 0 ? batching.itemsPerBatch : 1);
 	const waited = new Map<number, IDataObject>();
 	await Promise.all(
 		toWait.map(async (itemIndex) => {
@@ -98,7 +98,7 @@ export async function runGuarded(
 	return inItemOrder(context, indexes, outputs);
 }
 
-/** Include Input Fields (helpers/fields.ts): the input row's fields first, the node's over them. */
+/** Include Input Fields (descriptions/fields.ts): the input row's fields first, the node's over them. */
 function withInputFields(context: IExecuteFunctions, itemIndex: number, json: IDataObject) {
 	if (context.getNodeParameter('includeInputFields', itemIndex, false) !== true) return json;
 	return { ...context.getInputData()[itemIndex].json, ...json };

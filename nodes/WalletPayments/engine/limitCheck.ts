@@ -5,7 +5,7 @@
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { limitsRefusal, type Money } from '../helpers/limits';
+import { limitsRefusal, type Money } from '../controls/paymentLimits';
 import { refuseAll } from './itemLoop';
 
 export type ReadMoney = (this: IExecuteFunctions, itemIndex: number) => Money;

@@ -6,16 +6,16 @@
  * and the item's idempotency key: the user's (Duplicate Protection → Idempotency Key), else the
  * Reference they gave, else, for what can be done only once (finalizing a payout or a quote),
  * the ID it acts on, else one derived from what stays the same when n8n re-runs the node
- * (helpers/idempotency.ts). Where the API takes a reference, the key also makes the reference.
+ * (controls/idempotency.ts). Where the API takes a reference, the key also makes the reference.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { LedgerItem } from '../../../shared/ledger';
 
-import { derivedKey, doneOnceKey, optionalKey, referenceFromKey } from '../../helpers/idempotency';
-import type { Money } from '../../helpers/limits';
-import type { WaitSettings } from '../../helpers/settlement';
-import { optionalText } from '../../helpers/validation';
+import { derivedKey, doneOnceKey, optionalKey, referenceFromKey } from '../../controls/idempotency';
+import type { Money } from '../../controls/paymentLimits';
+import type { WaitSettings } from '../settlement';
+import { optionalText } from '../../input/validation';
 
 /** What one item asks the service to do, built and validated before anything is sent. */
 export interface GuardedRequest {
@@ -28,7 +28,7 @@ export interface GuardedRequest {
 	 * finalized once): its ID makes the key when the user gives none, so no later run sends it.
 	 */
 	doneOnceFor?: string;
-	/** What the item would move, checked against the credential's limits (helpers/limits.ts). */
+	/** What the item would move, checked against the credential's limits (controls/paymentLimits.ts). */
 	money?: Money;
 	/** Payouts, swaps and card money say "may have been carried out" on unclear failures. */
 	movesMoney?: boolean;
@@ -57,7 +57,7 @@ export interface GuardedOperation {
 export interface PreparedItem extends LedgerItem {
 	request: GuardedRequest;
 	reference?: string;
-	/** What an approval covers (helpers/approval.ts): the request and the key the user gave. */
+	/** What an approval covers (controls/approval.ts): the request and the key the user gave. */
 	approved: { key: string | null; body: IDataObject };
 }
 
@@ -66,7 +66,7 @@ interface Protection {
 	allowResend?: unknown;
 }
 
-/** The money of the items that move some, for the credential's limits (helpers/limits.ts). */
+/** The money of the items that move some, for the credential's limits (controls/paymentLimits.ts). */
 export const moneyOf = (items: PreparedItem[]) =>
 	items.flatMap(({ itemIndex, request }) =>
 		request.money ? [{ itemIndex, money: request.money }] : [],

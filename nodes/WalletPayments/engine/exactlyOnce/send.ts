@@ -8,7 +8,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { Ledger, SentDay, Verdict } from '../../../shared/ledger';
-import { alreadySentForAgent, isAgentTool } from '../../helpers/toolDescriptions';
+import { alreadySentForAgent, isAgentTool } from '../../descriptions/toolDescriptions';
 import { outcomeOf } from '../../transport/errors';
 import { apiRequest } from '../../transport/request';
 import type { PreparedItem } from './prepare';

@@ -1,7 +1,7 @@
 /** Runs tasks with at most `most` of them running at once; the others wait their turn, in order. */
-export type Limiter = <T>(task: () => Promise<T>) => Promise<T>;
+export type InFlight = <T>(task: () => Promise<T>) => Promise<T>;
 
-export function limiter(most: number): Limiter {
+export function inFlight(most: number): InFlight {
 	let running = 0;
 	const waiting: Array<() => void> = [];
 	const next = () => {

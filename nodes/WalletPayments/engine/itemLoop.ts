@@ -6,9 +6,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import type { Batching } from '../helpers/batching';
-import { isAgentTool } from '../helpers/toolDescriptions';
-import { InvalidInput } from '../helpers/validation';
+import type { Batching } from '../input/batching';
+import { isAgentTool } from '../descriptions/toolDescriptions';
+import { InvalidInput } from '../input/validation';
 
 /** Every failure leaves the router as a NodeApiError or NodeOperationError that knows its item. */
 function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number) {

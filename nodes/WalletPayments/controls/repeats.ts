@@ -5,7 +5,7 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { ItemResult } from '../itemLoop';
+import type { ItemResult } from '../engine/itemLoop';
 
 /** The earliest day the repeats were sent, as the items say it (sentOn, or sentBefore). */
 function earliest(repeats: IDataObject[]): string {

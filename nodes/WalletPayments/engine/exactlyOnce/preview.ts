@@ -1,5 +1,5 @@
 /**
- * A payout run's Preview and its approval (helpers/approval.ts has the fields and the
+ * A payout run's Preview and its approval (controls/approval.ts has the fields and the
  * fingerprint). A preview prepares every row as a run does (the same checks and reads), checks the
  * credential's limits, looks up each key's records without keeping anything (shared/ledger
  * peek.ts), and sends nothing: one item per row, then a summary with the fingerprint.
@@ -8,9 +8,9 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import { peekKeys, type Seen, type SentDay } from '../../../shared/ledger';
-import { type Approval, fingerprintOf } from '../../helpers/approval';
-import { limitsRefusal } from '../../helpers/limits';
-import { majorText } from '../../helpers/units';
+import { type Approval, fingerprintOf } from '../../controls/approval';
+import { limitsRefusal } from '../../controls/paymentLimits';
+import { majorText } from '../../input/units';
 import { type GuardedOperation, moneyOf, prepareItem, type PreparedItem } from './prepare';
 import { sentFields, sentText } from './send';
 

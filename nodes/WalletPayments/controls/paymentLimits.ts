@@ -9,9 +9,10 @@
 import type { ICredentialDataDecryptedObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { itemRanges } from './itemRanges';
-import { majorText, majorToMinor } from './units';
-import { InvalidInput } from './validation';
+import { itemRanges } from '../input/itemRanges';
+import { majorText, majorToMinor } from '../input/units';
+import { InvalidInput } from '../input/validation';
+import { readCredential } from '../../shared/credential';
 
 /** What one item would move: the currency it is counted in, minor units, and its payee. */
 export interface Money {
@@ -194,7 +195,7 @@ export async function limitsRefusal(
 	items: Array<{ itemIndex: number; money: Money }>,
 ): Promise<NodeOperationError | undefined> {
 	if (items.length === 0) return undefined;
-	const credentials = await context.getCredentials('walletPaymentsApi');
+	const credentials = await readCredential(context);
 	let found: Refusal[];
 	try {
 		found = refusals(items, readLimits(credentials));

@@ -7,7 +7,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { getAllByCursor } from '../transport/pagination';
-import { InvalidInput, optionalText } from './validation';
+import { InvalidInput, optionalText } from '../input/validation';
 
 const FIELD = 'Payee Check';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { optionalText } from './validation';
+import { optionalText } from '../input/validation';
 
 export const REFERENCE_HINT =
 	'Leave empty to send a reference made from this item’s idempotency key: a re-run of the same item sends the same reference, so a service that refuses reused references refuses it too';
@@ -125,3 +125,52 @@ export function referenceFromKey(workflowId: string, nodeId: string, key: string
 export function optionalKey(value: unknown, field: string): string | undefined {
 	return optionalText(value, field, 200);
 }
+
+/**
+ * A reference that, left empty, becomes the retry-safe derived one (`referenceFromKey` in
+ * controls/idempotency.ts).
+ */
+export function referenceField(description: string, hint = REFERENCE_HINT): INodeProperties {
+	return {
+		displayName: 'Reference',
+		name: 'reference',
+		type: 'string',
+		default: '',
+		description,
+		hint,
+	};
+}
+
+/**
+ * Read by the router for every operation that creates something (engine/exactlyOnce/): the
+ * item's idempotency key and the switch that sends an item again on purpose.
+ */
+export const duplicateProtectionField: INodeProperties = {
+	displayName: 'Duplicate Protection',
+	name: 'duplicateProtection',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	description:
+		'Each item is sent at most once: n8n remembers its idempotency key, and a re-run (Retry, Retry On Fail, running the step again, a repeated event) outputs it as already submitted instead of sending it again',
+	options: [
+		{
+			displayName: 'Allow Resend',
+			name: 'allowResend',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to send items even when an earlier run already sent them. Turn it on only after checking (Transaction → Get) that an item whose outcome was unknown was not carried out.',
+		},
+		{
+			displayName: 'Idempotency Key',
+			name: 'idempotencyKey',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. {{ $json.invoiceId }}',
+			description:
+				'What makes this item unique, such as an invoice or payroll-row ID: an item whose key this node has already sent is not sent again, in any run. Leave empty to use the Reference if you set one; for a Finalize operation, the transaction or quote ID (each is finalized once); else a key made from the workflow, this node, what started the run (e.g. the trigger’s event), the item’s position and its fields.',
+			hint: 'Set it when the same rows may reach this node from different runs (a later upload, a new webhook call) and must not be paid twice. Build it from the data (e.g. add a period column), never from $now or the execution: a Retry would make new keys and pay again.',
+		},
+	],
+};

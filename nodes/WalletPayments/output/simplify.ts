@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { booleanFlag } from './validation';
+import { booleanFlag } from '../input/validation';
 
 /**
  * "Simplify": a small subset of a record's own fields, under the API's own names and with

@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import type { Limiter } from './limiter';
+import type { InFlight } from './inFlight';
 
 import { apiRequest } from '../transport/request';
-import { InvalidInput, numberInRange, optionalText } from './validation';
+import { InvalidInput, numberInRange, optionalText } from '../input/validation';
 
 /**
  * Final statuses when the user sets none: the provider's statuses (INITIATED, PENDING,
@@ -133,13 +133,13 @@ export function waitSettingsIfAsked(
  * Reads the transaction until its status is final or the wait runs out: the first check after
  * `firstCheckSeconds`, each later wait twice the one before up to `longestIntervalSeconds`, and
  * a last check when the wait runs out. Waits with n8n-workflow's own sleep; each check goes
- * through `limit` (the run's bound on requests in flight).
+ * through `inFlight` (the run's bound on requests in flight).
  */
 export async function waitForFinalStatus(
 	context: IExecuteFunctions,
 	transactionId: string,
 	settings: WaitSettings,
-	limit: Limiter = async (task) => await task(),
+	inFlight: InFlight = async (task) => await task(),
 ): Promise<Settlement> {
 	const started = Date.now();
 	const elapsed = () => (Date.now() - started) / 1000;
@@ -148,7 +148,7 @@ export async function waitForFinalStatus(
 	for (;;) {
 		const remaining = settings.maxWaitSeconds - elapsed();
 		await sleep(Math.max(0, Math.min(interval, remaining)) * 1000);
-		const transaction = await limit(
+		const transaction = await inFlight(
 			async () =>
 				await apiRequest.call(
 					context,
@@ -190,4 +190,22 @@ export function settlementFields({
 	if (typeof transaction.failedReason === 'string' && transaction.failedReason !== '')
 		fields.failedReason = transaction.failedReason;
 	return fields;
+}
+
+/**
+ * "Wait for Final Status" on an operation that sends a payout: after sending, the router checks
+ * the new transaction until it settles (engine/settlement.ts).
+ */
+export function waitForFinalStatusProperties(): INodeProperties[] {
+	return [
+		{
+			displayName: 'Wait for Final Status',
+			name: 'waitForFinalStatus',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to check each payout after sending it until it settles, fails or is reversed, and output settled, finalStatus, waitedSeconds and checks with it. The payouts are sent first (see Batching); then they wait together.',
+		},
+		...waitProperties({ waitForFinalStatus: [true] }),
+	];
 }

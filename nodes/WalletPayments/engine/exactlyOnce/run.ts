@@ -13,7 +13,7 @@ import {
 	type Verdict,
 	windows,
 } from '../../../shared/ledger';
-import { itemRanges } from '../../helpers/itemRanges';
+import { itemRanges } from '../../input/itemRanges';
 import type { PreparedItem } from './prepare';
 import { sendItem } from './send';
 
