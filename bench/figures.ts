@@ -3,9 +3,20 @@
  * main (bench/run.ts) and passed down to every part that records a figure, logs, waits for a
  * quiet machine or keeps a raw client's result.
  */
-import type { RawResult } from './raw';
 import { waitForQuiet } from './quiet';
+import type { ServiceStats } from './sandboxes';
 import type { Settings } from './settings';
+
+/** One raw client run (bench/raw.ts). */
+export interface RawResult {
+	ms: number;
+	requests: number;
+	records: number;
+	maxRssKb?: number;
+	stats: ServiceStats;
+	/** n8n-transport.js only: connections still open at the service after the last answer. */
+	openAfter?: number;
+}
 
 export interface Target {
 	/** The figure must be at most `max` and at least `min`. */

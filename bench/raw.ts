@@ -6,19 +6,9 @@ import { spawn, type ChildProcess } from 'child_process';
 import * as path from 'path';
 
 import type { Sandbox } from '../test/sandbox';
-import { log, median, quiet, type BenchState } from './figures';
-import { newTransaction, notWarmUp, serviceStats, type Endpoint, type EndpointKey, type ServiceStats } from './sandboxes';
+import { log, median, quiet, type BenchState, type RawResult } from './figures';
+import { newTransaction, notWarmUp, serviceStats, type Endpoint, type EndpointKey } from './sandboxes';
 import { GETS, LARGE, LINK_GETS, ROOT, SMALL } from './settings';
-
-export interface RawResult {
-	ms: number;
-	requests: number;
-	records: number;
-	maxRssKb?: number;
-	stats: ServiceStats;
-	/** n8n-transport.js only: connections still open at the service after the last answer. */
-	openAfter?: number;
-}
 
 /**
  * Runs bench/raw-client.js or bench/n8n-transport.js in its own process on n8n's Node,

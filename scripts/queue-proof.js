@@ -38,7 +38,7 @@ function run(config, round) {
 	const started = Date.now();
 	process.stdout.write(`\n=== round ${round}, ${config}\n`);
 	const env = { ...process.env, WALLET_QUEUE_CONFIG: config, WALLET_QUEUE_E2E: '0', WALLET_QUEUE_WAVE: '100', WALLET_QUEUE_RESULTS: results };
-	return runNode([JEST, '--config', 'jest.queue.config.js'], { cwd: ROOT, stdio: 'inherit', env }).then(({ code, signal }) => ({
+	return runNode([JEST, '--config', 'test/jest/queue.config.js'], { cwd: ROOT, stdio: 'inherit', env }).then(({ code, signal }) => ({
 		config,
 		round,
 		passed: code === 0,

@@ -52,7 +52,7 @@ describe('n8n-install: the n8n version a jest config asks for', () => {
 	// The 1.x configs set N8N_E2E_N8N_VERSION after loading scripts/compat-packages.js; the install
 	// reads it when it is first loaded. Loaded too early, CI on a machine without the 1.x cache
 	// installed 2.41.1 for the 1.x suites, which then found no n8n (2026-11-27).
-	it.each(['jest.compat-e2e.config.js', 'jest.queue-1x.config.js'])('%s: the install is the 1.x one', (config) => {
+	it.each(['test/jest/compat.config.js', 'test/jest/queue-1x.config.js'])('%s: the install is the 1.x one', (config) => {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		const { DEFAULT_N8N_VERSION } = require('../scripts/compat-packages.js') as { DEFAULT_N8N_VERSION: string };
 		const env = { ...process.env };

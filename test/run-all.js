@@ -1,9 +1,9 @@
 /**
  * The test part of `npm test` (after build, lint and typecheck): the unit and integration suites
- * (jest.config.js), the type-check against n8n 1.123's packages, then the files only the compat
- * suite has, in n8n 1.123 (jest.compat-e2e.config.js), beside the end-to-end suite inside a real
- * n8n 2.x (jest.e2e.config.js); then the queue-mode suite
- * (jest.queue.config.js: n8n with workers on PostgreSQL and Redis) alone, as its kills and
+ * (test/jest/unit.config.js), the type-check against n8n 1.123's packages, then the files only the compat
+ * suite has, in n8n 1.123 (test/jest/compat.config.js), beside the end-to-end suite inside a real
+ * n8n 2.x (test/jest/e2e.config.js); then the queue-mode suite
+ * (test/jest/queue.config.js: n8n with workers on PostgreSQL and Redis) alone, as its kills and
  * outages are timed against a machine that does nothing else. All run even when one
  * fails; the end-to-end and queue output streams through, the unit output is printed once that
  * suite is done (so the two never interleave), and the last line is one plain total of all, in
@@ -31,14 +31,14 @@ const GROUPS = [
 	[
 		[
 			// The per-run summary line is left out (default reporter only): the total below replaces it.
-			{ name: 'unit + integration', args: ['--reporters=default'], buffered: true },
+			{ name: 'unit + integration', args: ['--config', 'test/jest/unit.config.js', '--reporters=default'], buffered: true },
 			// The type-check against n8n 1.123's n8n-workflow and n8n-core (`npm run typecheck:compat`).
 			{ name: 'type-check (n8n 1.x packages)', script: 'scripts/compat/typecheck.js', buffered: true },
 			// n8n 1.123 (issue #32): the files only the compat suite has (the trigger's answer, MariaDB,
 			// PostgreSQL); its other files are e2e files, run on 2.x beside it (`npm run test:compat`).
 			{
 				name: 'compat (n8n 1.123)',
-				args: ['--config', 'jest.compat-e2e.config.js', '--reporters=default', '--testPathPatterns', 'compat\\.test\\.ts$'],
+				args: ['--config', 'test/jest/compat.config.js', '--reporters=default', '--testPathPatterns', 'compat\\.test\\.ts$'],
 				buffered: true,
 			},
 			// n8n 1.123 in queue mode (issue #29, point 4): its own re-run of a job whose worker died
@@ -46,16 +46,16 @@ const GROUPS = [
 			// then the node's takeover wait.
 			{
 				name: 'queue mode, n8n 1.123 (stalled job re-run)',
-				args: ['--config', 'jest.queue-1x.config.js', '--reporters=default'],
+				args: ['--config', 'test/jest/queue-1x.config.js', '--reporters=default'],
 				buffered: true,
 			},
 		],
-		[{ name: 'end-to-end (n8n)', args: ['--config', 'jest.e2e.config.js'] }],
+		[{ name: 'end-to-end (n8n)', args: ['--config', 'test/jest/e2e.config.js'] }],
 	],
 	// n8n in queue mode (main, 2 workers, 2 webhook processors) on PostgreSQL and Redis: test/queue.
 	// Its own files only: the e2e files it can also run on the cluster are left to `npm run test:queue`
 	// (they take 6–7 minutes of CI's 45; every operation and example runs in the end-to-end suite).
-	[[{ name: 'queue mode (n8n, PostgreSQL, Redis)', args: ['--config', 'jest.queue.config.js'], env: { WALLET_QUEUE_E2E: '0' } }]],
+	[[{ name: 'queue mode (n8n, PostgreSQL, Redis)', args: ['--config', 'test/jest/queue.config.js'], env: { WALLET_QUEUE_E2E: '0' } }]],
 ];
 
 function runStep(run, extra) {

@@ -1,5 +1,5 @@
 /**
- * For `npm run test:unit:compat` only (jest.compat.config.js): after each test file, stops what
+ * For `npm run test:unit:compat` only (test/jest/unit-compat.config.js): after each test file, stops what
  * n8n-core 1.x leaves running. Its SSHClientsManager, created on every node run (ExecuteContext),
  * starts a 60-second setInterval that is not unref'd (n8n stops it at shutdown; n8n-core 2.x
  * unrefs it), so jest, which runs the files in its own process on a 2-core machine, would never

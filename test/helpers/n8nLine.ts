@@ -1,6 +1,6 @@
 /**
  * The n8n line whose packages the tests run against: 2.x from devDependencies (`npm test`), 1.x
- * under `npm run test:unit:compat` (jest.compat.config.js maps n8n-workflow and n8n-core to n8n
+ * under `npm run test:unit:compat` (test/jest/unit-compat.config.js maps n8n-workflow and n8n-core to n8n
  * 1.123's). Where the two lines behave differently, a test states what each one does.
  */
 import * as fs from 'fs';

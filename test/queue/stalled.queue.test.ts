@@ -68,7 +68,7 @@ describeQueue('n8n 1.x re-runs a job whose worker died: nothing sent twice', () 
 	const lines: string[] = [];
 
 	beforeAll(async () => {
-		// Only jest.queue-1x.config.js runs this file, on 1.x.
+		// Only test/jest/queue-1x.config.js runs this file, on 1.x.
 		if (N8N_MAJOR >= 2)
 			throw new Error(
 				'n8n 2.x never re-runs a stalled job: run this file on 1.x (npm run test:queue:1x)',

@@ -5,7 +5,7 @@ import { signBody, startSandbox, type Sandbox, type SandboxOptions } from '../..
 import { N8n, type N8nOptions, type NodeRun, type WalletCredentialData } from './n8n';
 import { payPerEventWorkflow } from './workflow';
 
-/** e2e files run only under jest.e2e.config.js (its globalSetup installs n8n and packs). */
+/** e2e files run only under test/jest/e2e.config.js (its globalSetup installs n8n and packs). */
 export const describeE2E: jest.Describe = process.env.WALLET_E2E ? describe : describe.skip;
 
 export interface Stack {
@@ -15,7 +15,7 @@ export interface Stack {
 
 /**
  * A single `n8n start` (the e2e suite), or, when WALLET_QUEUE_MODE is set (the queue-mode suite,
- * jest.queue.config.js), n8n in queue mode behind the same interface: a main, two workers and two
+ * test/jest/queue.config.js), n8n in queue mode behind the same interface: a main, two workers and two
  * webhook processors on PostgreSQL and Redis (test/queue/support/cluster.ts). The e2e files that
  * the queue suite runs are the same files, unchanged.
  */

@@ -61,7 +61,7 @@ export function queueServicesFromEnv(): QueueServices {
 	const redisPort = Number(process.env.WALLET_QUEUE_REDIS_PORT);
 	const templateDatabase = process.env.WALLET_QUEUE_PG_TEMPLATE ?? '';
 	if (!postgresPort || !redisPort || !templateDatabase) {
-		throw new Error('No PostgreSQL/Redis: run the queue-mode suite with `npm run test:queue` (jest.queue.config.js starts them)');
+		throw new Error('No PostgreSQL/Redis: run the queue-mode suite with `npm run test:queue` (test/jest/queue.config.js starts them)');
 	}
 	return { postgresPort, redisPort, templateDatabase };
 }

@@ -1,5 +1,5 @@
 /**
- * jest globalSetup of the queue-mode suite (jest.queue.config.js): everything the e2e suite's
+ * jest globalSetup of the queue-mode suite (test/jest/queue.config.js): everything the e2e suite's
  * globalSetup does (n8n 2.41.1 and Node 24 in the cache, the package packed, a prepared user
  * folder with the package installed as n8n installs community packages), then PostgreSQL and
  * Redis from Debian's packages (apt-get install when missing), each a private server on a free

@@ -22,7 +22,7 @@ export interface QueueStack {
 /** The sandbox and a queue-mode n8n (main, two workers, two webhook processors), not yet started. */
 export async function startQueueStack(sandboxOptions: SandboxOptions = {}, n8nOptions: N8nOptions = {}): Promise<QueueStack> {
 	const stack = await startStack(sandboxOptions, n8nOptions);
-	if (!(stack.n8n instanceof QueueN8n)) throw new Error('Not in queue mode: run with jest.queue.config.js');
+	if (!(stack.n8n instanceof QueueN8n)) throw new Error('Not in queue mode: run with test/jest/queue.config.js');
 	return { sandbox: stack.sandbox, n8n: stack.n8n };
 }
 

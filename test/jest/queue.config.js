@@ -7,6 +7,7 @@
  */
 /** @type {import('jest').Config} */
 module.exports = {
+	rootDir: '../..',
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test/e2e', '<rootDir>/test/queue'],
 	// WALLET_QUEUE_E2E=0 (npm test, for CI's 45 minutes): the suite's own files only; the two e2e
@@ -16,10 +17,10 @@ module.exports = {
 		'<rootDir>/test/queue/**/*.queue.test.ts',
 	],
 	// n8n's re-run of a stalled job exists on 1.x only (2.x sets Bull's maxStalledCount to 0):
-	// jest.queue-1x.config.js runs that file.
+	// queue-1x.config.js runs that file.
 	testPathIgnorePatterns: ['/node_modules/', 'stalled\\.queue\\.test\\.ts$'],
 	transform: {
-		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }],
+		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/test/jest/tsconfig.json' }],
 	},
 	globalSetup: '<rootDir>/test/queue/support/globalSetup.ts',
 	globalTeardown: '<rootDir>/test/queue/support/globalTeardown.ts',

@@ -1,5 +1,5 @@
 /**
- * `npm run test:unit:compat`: the unit and integration suite (jest.config.js, unchanged) with
+ * `npm run test:unit:compat`: the unit and integration suite (unit.config.js, unchanged) with
  * n8n-workflow and n8n-core resolved to the packages of n8n 1.x instead of the 2.x ones in
  * devDependencies, and with them the @n8n/di and @n8n/backend-common that n8n-core 1.x uses (the
  * tests' setup registers its Logger in n8n-core's Container). scripts/compat-packages.js installs
@@ -7,8 +7,8 @@
  * N8N_COMPAT_CACHE); jest's moduleNameMapper points every import of them there, the node's and
  * the tests' alike.
  */
-const base = require('./jest.config.js');
-const compat = require('./scripts/compat-packages.js');
+const base = require('./unit.config.js');
+const compat = require('../../scripts/compat-packages.js');
 
 /** @returns {Promise<import('jest').Config>} */
 module.exports = async () => {

@@ -6,8 +6,8 @@
  * (`*.compat.test.ts`, test/run-all.js); the others run there in the e2e suite on 2.x, as CI's 45
  * minutes leave no room for both lines (docs/development.md).
  */
-const e2e = require('./jest.e2e.config');
-const { DEFAULT_N8N_VERSION } = require('./scripts/compat-packages.js');
+const e2e = require('./e2e.config');
+const { DEFAULT_N8N_VERSION } = require('../../scripts/compat-packages.js');
 
 // Read by the install (scripts/n8n-install.js) and the test files; set here so every way in agrees.
 process.env.N8N_E2E_N8N_VERSION = process.env.N8N_E2E_N8N_VERSION || DEFAULT_N8N_VERSION;

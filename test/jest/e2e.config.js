@@ -5,11 +5,12 @@
  */
 /** @type {import('jest').Config} */
 module.exports = {
+	rootDir: '../..',
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test/e2e'],
 	testMatch: ['**/*.e2e.test.ts'],
 	transform: {
-		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }],
+		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/test/jest/tsconfig.json' }],
 	},
 	globalSetup: '<rootDir>/test/e2e/support/globalSetup.ts',
 	globalTeardown: '<rootDir>/test/e2e/support/globalTeardown.ts',
