@@ -6,6 +6,7 @@
 import { createHash } from 'crypto';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { majorText } from '../input/units';
 import { canonicalJson } from './idempotency';
 
 export const approvalProperties: INodeProperties[] = [
@@ -53,4 +54,74 @@ export function readApproval(context: IExecuteFunctions): Approval {
 export function fingerprintOf(rows: Array<{ key: string | null; body: IDataObject }>): string {
 	const texts = rows.map(canonicalJson).sort();
 	return `fp-${createHash('sha256').update(texts.join('\n')).digest('hex').slice(0, 32)}`;
+}
+
+/*
+ * What a payout preview gives an approver, ready to paste into a Slack, e-mail or form message:
+ * each row to send (payee, masked account, amount in the currency's units), the totals per
+ * currency, the counts and the fingerprint; as plain text and as a Markdown table.
+ */
+export interface MessageRow {
+	itemIndex: number;
+	body: IDataObject;
+	money?: { currency: string; minor: number };
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
+
+/** The payee's name as the request gives it: the inline account's name, else the saved beneficiary's ID. */
+export function payeeOf(body: IDataObject): string {
+	const beneficiary = (body.beneficiary ?? {}) as IDataObject;
+	const destination = (beneficiary.destination ?? {}) as IDataObject;
+	const name = text(destination.accountName) || text(destination.name);
+	if (name) return name;
+	const id = text(body.beneficiaryId);
+	return id ? `beneficiary ${id}` : 'payee not named';
+}
+
+/** The account with all but its last 4 characters hidden; '' when the request carries none. */
+export function maskedAccountOf(body: IDataObject): string {
+	const beneficiary = (body.beneficiary ?? {}) as IDataObject;
+	const destination = (beneficiary.destination ?? {}) as IDataObject;
+	const account = text(destination.accountNumber) || text(destination.iban);
+	if (!account) return '';
+	return account.length <= 4 ? '••••' : `••••${account.slice(-4)}`;
+}
+
+const amountOf = (row: MessageRow) => (row.money ? majorText(row.money.minor, row.money.currency) : '');
+
+/** A cell of a Markdown table: no line breaks, and a pipe that does not end the cell. */
+const cell = (value: string) => value.replace(/\s+/g, ' ').replace(/\|/g, '\\|');
+
+export function approvalMessage(
+	rows: MessageRow[],
+	counts: { rows: number; send: number; alreadySubmitted: number; refused: number },
+	totals: Record<string, { major: string }>,
+	fingerprint: string,
+): { message: string; table: string } {
+	const totalText =
+		Object.entries(totals)
+			.map(([, total]) => total.major)
+			.join('; ') || 'nothing';
+	const lines = rows.map((row, at) =>
+		[`${at + 1}. ${payeeOf(row.body)}`, maskedAccountOf(row.body), amountOf(row)]
+			.filter((part) => part !== '')
+			.join(' · '),
+	);
+	const message = [
+		`Payout run to approve: ${counts.send} of ${counts.rows} rows to send (${counts.alreadySubmitted} already submitted, ${counts.refused} refused)`,
+		...lines,
+		`Total: ${totalText}`,
+		`Fingerprint: ${fingerprint}`,
+	].join('\n');
+	const table = [
+		'| # | Payee | Account | Amount |',
+		'| --- | --- | --- | --- |',
+		...rows.map(
+			(row, at) =>
+				`| ${at + 1} | ${cell(payeeOf(row.body))} | ${cell(maskedAccountOf(row.body))} | ${cell(amountOf(row))} |`,
+		),
+		`| | Total | | ${cell(totalText)} |`,
+	].join('\n');
+	return { message, table };
 }
