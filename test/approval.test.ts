@@ -85,6 +85,13 @@ describe('Preview Only, then a run with the Approved Fingerprint', () => {
 			totals: { USD: { minor: 10000, major: '100.00 USD' } },
 			largest: { itemIndex: 0, minor: 10000, major: '100.00 USD' },
 			fingerprint: expect.stringMatching(/^fp-[0-9a-f]{32}$/),
+			message: [
+				'Payout run to approve: 1 of 4 rows to send (2 already submitted, 1 refused)',
+				`1. beneficiary ${String(beneficiary.id)} · 100.00 USD`,
+				'Total: 100.00 USD',
+				`Fingerprint: ${String(out[4].fingerprint)}`,
+			].join('\n'),
+			table: ['| # | Payee | Account | Amount |', '| --- | --- | --- | --- |', `| 1 | beneficiary ${String(beneficiary.id)} |  | 100.00 USD |`, '| | Total | | 100.00 USD |'].join('\n'),
 		});
 
 		// Nothing was kept: a run sends INV-21 after the preview looked at it.
@@ -94,6 +101,51 @@ describe('Preview Only, then a run with the Approved Fingerprint', () => {
 		expect(sent.error).toBeUndefined();
 		expect(sent.items.map((i) => (i.json as IDataObject).alreadySubmitted ?? false)).toEqual([false, true, true]);
 		expect(posts().length - before).toBe(1);
+	});
+
+	test("the preview's message and table name each payee, mask the account and give the totals per currency, ready to paste", async () => {
+		const inline = (extra: INodeParameters = {}): INodeParameters => ({
+			resource: 'payout',
+			operation: 'initiate',
+			amountUnit: 'major',
+			amount: '={{ $json.amount }}',
+			sourceWalletCurrency: 'KES',
+			customerEmail: 'ann@example.com',
+			description: 'Payroll',
+			beneficiaryMode: 'inline',
+			country: 'KE',
+			currency: 'KES',
+			destinationType: 'json',
+			destinationJson: '={{ JSON.stringify({ type: "MOBILEMONEY", network: "MPESA", accountName: $json.account, accountNumber: $json.phone }) }}',
+			duplicateProtection: { idempotencyKey: '={{ $json.id }}' },
+			previewOnly: true,
+			...extra,
+		});
+		const payees = [
+			{ id: 'p-1', name: 'Ann Doe', account: 'A DOE', phone: '254712345678', amount: '1000' },
+			{ id: 'p-2', name: 'Bo | Li', account: 'B LI', phone: '254700000123', amount: '230.50' },
+		];
+		const named = await fixture.run(inline({ payeeName: '={{ $json.name }}' }), { items: payees });
+		expect(named.error).toBeUndefined();
+		const summary = named.items.at(-1)!.json;
+		expect(summary.message).toBe(
+			[
+				'Payout run to approve: 2 of 2 rows to send (0 already submitted, 0 refused)',
+				'1. Ann Doe · ••••5678 · 1,000.00 KES',
+				'2. Bo | Li · ••••0123 · 230.50 KES',
+				'Total: 1,230.50 KES',
+				`Fingerprint: ${String(summary.fingerprint)}`,
+			].join('\n'),
+		);
+		expect(summary.table).toBe(
+			['| # | Payee | Account | Amount |', '| --- | --- | --- | --- |', '| 1 | Ann Doe | ••••5678 | 1,000.00 KES |', '| 2 | Bo \\| Li | ••••0123 | 230.50 KES |', '| | Total | | 1,230.50 KES |'].join('\n'),
+		);
+		expect(String(summary.message)).not.toContain('254712345678');
+		// Without a Payee Name: the inline account's name. The name is not part of what is approved.
+		const unnamed = (await fixture.run(inline(), { items: payees })).items.at(-1)!.json;
+		expect(String(unnamed.message).split('\n').slice(1, 3)).toEqual(['1. A DOE · ••••5678 · 1,000.00 KES', '2. B LI · ••••0123 · 230.50 KES']);
+		expect(unnamed.fingerprint).toBe(summary.fingerprint);
+		expect(fixture.apiRequests().filter((r) => r.method === 'POST')).toEqual([]);
 	});
 
 	test('rows changed after the approval: nothing sent, the error says so', async () => {

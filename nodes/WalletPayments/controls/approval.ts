@@ -29,6 +29,16 @@ export const approvalProperties: INodeProperties[] = [
 			'The fingerprint of a preview someone approved. When set, nothing is sent unless these rows are exactly the approved ones: none added, removed or changed.',
 		hint: "The preview's last item has it, e.g. {{ $('Pay').last().json.fingerprint }}",
 	},
+	{
+		displayName: 'Payee Name',
+		name: 'payeeName',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. {{ $json.name }}',
+		displayOptions: { show: { previewOnly: [true] } },
+		description:
+			"The payee's name in the preview's message and table, ready to paste into a Slack, email or form message. Empty: the inline account's name, or the saved beneficiary's ID.",
+	},
 ];
 
 export interface Approval {
@@ -63,6 +73,8 @@ export function fingerprintOf(rows: Array<{ key: string | null; body: IDataObjec
  */
 export interface MessageRow {
 	itemIndex: number;
+	/** The Payee Name given for the row ('' when none). */
+	payeeName: string;
 	body: IDataObject;
 	money?: { currency: string; minor: number };
 }
@@ -88,7 +100,8 @@ export function maskedAccountOf(body: IDataObject): string {
 	return account.length <= 4 ? '••••' : `••••${account.slice(-4)}`;
 }
 
-const amountOf = (row: MessageRow) => (row.money ? majorText(row.money.minor, row.money.currency) : '');
+const amountOf = (row: MessageRow) =>
+	row.money ? majorText(row.money.minor, row.money.currency) : '';
 
 /** A cell of a Markdown table: no line breaks, and a pipe that does not end the cell. */
 const cell = (value: string) => value.replace(/\s+/g, ' ').replace(/\|/g, '\\|');
@@ -104,7 +117,7 @@ export function approvalMessage(
 			.map(([, total]) => total.major)
 			.join('; ') || 'nothing';
 	const lines = rows.map((row, at) =>
-		[`${at + 1}. ${payeeOf(row.body)}`, maskedAccountOf(row.body), amountOf(row)]
+		[`${at + 1}. ${row.payeeName || payeeOf(row.body)}`, maskedAccountOf(row.body), amountOf(row)]
 			.filter((part) => part !== '')
 			.join(' · '),
 	);
@@ -119,7 +132,7 @@ export function approvalMessage(
 		'| --- | --- | --- | --- |',
 		...rows.map(
 			(row, at) =>
-				`| ${at + 1} | ${cell(payeeOf(row.body))} | ${cell(maskedAccountOf(row.body))} | ${cell(amountOf(row))} |`,
+				`| ${at + 1} | ${cell(row.payeeName || payeeOf(row.body))} | ${cell(maskedAccountOf(row.body))} | ${cell(amountOf(row))} |`,
 		),
 		`| | Total | | ${cell(totalText)} |`,
 	].join('\n');

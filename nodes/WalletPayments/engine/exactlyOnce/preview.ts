@@ -8,7 +8,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import { peekKeys, type Seen, type SentDay } from '../../../shared/ledger';
-import { type Approval, fingerprintOf } from '../../controls/approval';
+import { type Approval, approvalMessage, fingerprintOf } from '../../controls/approval';
 import { limitsRefusal } from '../../controls/paymentLimits';
 import { majorText } from '../../input/units';
 import { type GuardedOperation, moneyOf, prepareItem, type PreparedItem } from './prepare';
@@ -128,6 +128,14 @@ export async function previewRun(
 		counts[json.decision as keyof typeof counts]++;
 		return { json: { preview: true, ...json }, pairedItem: { item: itemIndex } };
 	});
+	const totals = tally(toSend);
+	const fingerprint = fingerprintOfItems(items);
+	const rows = toSend.map((item) => ({
+		itemIndex: item.itemIndex,
+		payeeName: String(context.getNodeParameter('payeeName', item.itemIndex, '') ?? '').trim(),
+		body: item.request.body,
+		money: item.request.money,
+	}));
 	const summary: IDataObject = {
 		preview: true,
 		summary: true,
@@ -135,9 +143,10 @@ export async function previewRun(
 		toSend: counts.send,
 		alreadySubmitted: counts.alreadySubmitted,
 		refused: counts.refused,
-		...tally(toSend),
+		...totals,
 		...(refusal ? { refusedBy: refusal.message } : {}),
-		fingerprint: fingerprintOfItems(items),
+		fingerprint,
+		...approvalMessage(rows, { rows: indexes.length, ...counts }, totals.totals, fingerprint),
 	};
 	out.push({ json: summary, pairedItem: indexes.map((item) => ({ item })) });
 	return out;
