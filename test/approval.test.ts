@@ -148,6 +148,26 @@ describe('Preview Only, then a run with the Approved Fingerprint', () => {
 		expect(fixture.apiRequests().filter((r) => r.method === 'POST')).toEqual([]);
 	});
 
+	test('Preview Until Approved: one node previews while the rows carry no approved fingerprint, and pays them once they do', async () => {
+		const beneficiary = await createBeneficiary(fixture);
+		const parameters = payRows(beneficiary.id as string, { previewUntilApproved: true, approvedFingerprint: '={{ $json.approvedFingerprint }}' });
+		const valid = [rows[0], rows[1]];
+		const before = posts().length;
+		const preview = await fixture.run(parameters, { items: valid });
+		expect(preview.error).toBeUndefined();
+		expect(preview.items.map((i) => i.json.decision ?? 'summary')).toEqual(['send', 'send', 'summary']);
+		expect(posts().length).toBe(before);
+		const fingerprint = preview.items.at(-1)!.json.fingerprint as string;
+		const paid = await fixture.run(parameters, { items: valid.map((row) => ({ ...row, approvedFingerprint: fingerprint })) });
+		expect(paid.error).toBeUndefined();
+		expect(paid.items.map((i) => i.json.preview ?? false)).toEqual([false, false]);
+		expect(posts().length - before).toBe(2);
+		// Rows changed since the approval: nothing sent.
+		const changed = await fixture.run(parameters, { items: [{ ...rows[0], amount: '101', approvedFingerprint: fingerprint }] });
+		expect(changed.error?.message).toContain('these rows are not the approved ones');
+		expect(posts().length - before).toBe(2);
+	});
+
 	test('rows changed after the approval: nothing sent, the error says so', async () => {
 		const beneficiary = await createBeneficiary(fixture);
 		const approved = [

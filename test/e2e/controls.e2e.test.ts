@@ -213,64 +213,60 @@ describeE2E('payment limits on the credential, in n8n', () => {
 			expect([response.status, decision]).toEqual([200, decision]);
 		}
 
-		const payees = () => (JSON.parse(String((PAYROLL.workflow.nodes.find((n) => n.name === 'Payees')!.parameters as { jsonOutput: string }).jsonOutput)) as { payees: Array<{ id: string; name: string; phone: string; amount: number }> }).payees;
+		const payees = () => (JSON.parse(String((PAYROLL.workflow.nodes.find((n) => n.name === 'Payees')!.parameters as { jsonOutput: string }).jsonOutput)) as { payees: Array<{ employeeId: string; name: string; phone: string; amount: number }> }).payees;
+		/** Payouts the sandbox holds to each account number (the example pays inline, by account). */
+		const payoutsTo = (phone: string) => stack!.sandbox.state.transactions.filter((tx) => tx.kind === 'payout' && (tx.destination as { accountNumber?: string }).accountNumber === phone).length;
+		const kes = (amount: number) => `${amount.toLocaleString('en-US', { minimumFractionDigits: 2 })} KES`;
 
-		test('preview, approval on a form that names every payee, each paid once, one CSV line per payee; run again: all already paid, rejected, nothing sent', async () => {
+		test('no code: preview, approval on a form showing the preview\'s message, each paid once, the CSV from Pay\'s output; run again: all already paid, rejected, nothing sent', async () => {
 			const { sandbox } = stack!;
 			sandbox.configure({ settlement: { delayMs: 1000, rules: [{ accountNumber: CLOSED_ACCOUNT, outcome: 'failed', reason: 'Mobile money account closed' }] } });
 			const rows = payees();
-			const waiting = await startPayroll();
-			const beneficiaries = byName(waiting, 'Save Beneficiary').map((b) => String(b.id));
-			const paidCount = () => beneficiaries.reduce((sum, id) => sum + (payoutsPerBeneficiary(sandbox).get(id) ?? 0), 0);
-			const preview = byName(waiting, 'Pay');
-			expect(preview.slice(0, -1).map((p) => p.decision)).toEqual(rows.map(() => 'send'));
-			expect(preview.at(-1)).toMatchObject({ summary: true, rows: 3, toSend: 3, totals: { KES: { minor: 523050, major: '5,230.50 KES' } } });
-			expect(paidCount()).toBe(0);
+			const paidCount = () => rows.reduce((sum, row) => sum + payoutsTo(row.phone), 0);
+			const before = paidCount();
+			// No node of the example holds code: no Code node, no JavaScript in an expression.
+			const code = PAYROLL.workflow.nodes.filter((n) => n.type === 'n8n-nodes-base.code' || /=>|function|\.map\(|\.reduce\(|\.filter\(|\.forEach\(|return |const |let /.test(JSON.stringify(n.parameters)) && n.type !== 'n8n-nodes-base.stickyNote');
+			expect(code.map((n) => n.name)).toEqual([]);
 
-			// The approver's page lists every payee by name, masked account and amount.
+			const waiting = await startPayroll();
+			const preview = byName(waiting, 'Pay');
+			expect(preview.slice(0, -1).map((p) => [p.decision, p.reason])).toEqual(rows.map(() => ['send', undefined]));
+			const summary = preview.at(-1)!;
+			expect(summary).toMatchObject({ summary: true, rows: 3, toSend: 3, totals: { KES: { minor: 523050, major: '5,230.50 KES' } } });
+			expect(paidCount()).toBe(before);
+
+			// The approver's page shows the preview's message: every payee by name, masked account and amount.
 			const ask = byName(waiting, 'Ask for Approval')[0];
-			expect(ask.fingerprint).toBe(preview.at(-1)!.fingerprint);
+			expect([ask.fingerprint, ask.message]).toEqual([summary.fingerprint, summary.message]);
 			const page = await (await fetch(String(ask.approveAt))).text();
-			for (const row of rows) expect(page).toContain(`${row.name}, M-Pesa ••••${row.phone.slice(-4)}: KES ${row.amount.toLocaleString('en-US', { minimumFractionDigits: 2 })} (to pay)`);
-			expect(page).not.toContain(beneficiaries[0]);
+			rows.forEach((row, i) => expect(page).toContain(`${i + 1}. ${row.name} · ••••${row.phone.slice(-4)} · ${kes(row.amount)}`));
+			expect(page).toContain('Total: 5,230.50 KES');
+			expect(page).not.toContain(rows[0].phone);
 
 			await answer(String(ask.approveAt), 'Approve');
 			const done = await executionWith(waiting.id, ['success']);
 			const sent = byName(done, 'Pay', 1);
-			const report = byName(done, 'Reconciliation Rows');
-			lines.push(`controls[the payroll example, approved]: ${paidCount()} sent, 0 refused; report ${JSON.stringify(report.map((r) => [r.rowId, r.finalStatus]))}`);
-			expect(paidCount()).toBe(3);
-			expect(report).toEqual(
-				rows.map((row, i) => ({
-					rowId: row.id,
-					name: row.name,
-					idempotencyKey: `payroll-2026-11-${row.id}`,
-					reference: sent[i].reference,
-					transactionId: sent[i].id,
-					finalStatus: row.phone === CLOSED_ACCOUNT ? 'failed' : 'success',
-					failedReason: row.phone === CLOSED_ACCOUNT ? 'Mobile money account closed' : '',
-					amount: row.amount,
-					fee: sent[i].fees,
-					currency: 'KES',
-					time: sent[i].updatedAt,
-				})),
+			lines.push(`controls[the payroll example, approved]: ${paidCount() - before} sent, 0 refused; ${JSON.stringify(sent.map((r) => [r.employeeId, r.finalStatus]))}`);
+			expect(paidCount() - before).toBe(3);
+			// Each output row carries the input row's columns beside the payout's: the reconciliation needs no code.
+			expect(sent.map((r) => [r.employeeId, r.name, r.period, r.finalStatus])).toEqual(
+				rows.map((row) => [row.employeeId, row.name, '2026-11', row.phone === CLOSED_ACCOUNT ? 'failed' : 'success']),
 			);
+			for (const r of sent) expect(typeof r.id).toBe('string');
 			const file = done.data?.resultData.runData['Reconciliation CSV']?.[0]?.data?.main[0]?.[0] as { binary?: { data?: { fileName?: string; mimeType?: string } } } | undefined;
 			const csv = file?.binary?.data;
 			expect([csv?.fileName, csv?.mimeType]).toEqual(['payroll-2026-11.csv', 'text/csv']);
 
 			// Next time with the same period: the preview says every payee was paid; rejected, nothing sent.
 			const again = await startPayroll();
-			// Saving the payees again finds the same beneficiaries (the key of each save is its row).
-			expect(byName(again, 'Save Beneficiary').map((b) => String(b.id))).toEqual(beneficiaries);
 			expect(byName(again, 'Pay').slice(0, -1).map((p) => p.decision)).toEqual(rows.map(() => 'alreadySubmitted'));
 			const askAgain = byName(again, 'Ask for Approval')[0];
-			expect(askAgain.message).toContain('pay 0 of 3 payees');
+			expect(askAgain.message).toContain('0 of 3 rows to send (3 already submitted, 0 refused)');
 			await answer(String(askAgain.approveAt), 'Reject');
 			const rejected = await executionWith(again.id, ['success']);
-			lines.push(`controls[the payroll example, run again and rejected]: ${paidCount() - 3} sent, 3 already paid`);
+			lines.push(`controls[the payroll example, run again and rejected]: ${paidCount() - before - 3} sent, 3 already paid`);
 			expect(rejected.data?.resultData.runData.Pay).toHaveLength(1);
-			expect(paidCount()).toBe(3);
+			expect(paidCount() - before).toBe(3);
 			sandbox.configure({ settlement: { delayMs: null } });
 		});
 	});

@@ -19,6 +19,15 @@ export const approvalProperties: INodeProperties[] = [
 			'Whether to check every row as a run would (the same checks, reads, limits and duplicate records) and send nothing: one item per row (would send, already submitted, or refused, and why), then a summary with the totals and the fingerprint to approve',
 	},
 	{
+		displayName: 'Preview Until Approved',
+		name: 'previewUntilApproved',
+		type: 'boolean',
+		default: false,
+		displayOptions: { show: { previewOnly: [false] } },
+		description:
+			'Whether to preview (send nothing) while Approved Fingerprint is empty, and to send once it is set: one node previews the rows, then pays them when they come back with the approved fingerprint in a column',
+	},
+	{
 		displayName: 'Approved Fingerprint',
 		name: 'approvedFingerprint',
 		type: 'string',
@@ -35,7 +44,6 @@ export const approvalProperties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. {{ $json.name }}',
-		displayOptions: { show: { previewOnly: [true] } },
 		description:
 			"The payee's name in the preview's message and table, ready to paste into a Slack, email or form message. Empty: the inline account's name, or the saved beneficiary's ID.",
 	},
@@ -47,12 +55,16 @@ export interface Approval {
 	approvedFingerprint: string;
 }
 
-/** The node's Preview Only and Approved Fingerprint (operations without them: neither). */
+/** The node's Preview Only, Preview Until Approved and Approved Fingerprint (operations without them: none). */
 export function readApproval(context: IExecuteFunctions): Approval {
 	const fingerprint = context.getNodeParameter('approvedFingerprint', 0, '');
+	const approvedFingerprint = typeof fingerprint === 'string' ? fingerprint.trim() : '';
+	const untilApproved = context.getNodeParameter('previewUntilApproved', 0, false) === true;
 	return {
-		previewOnly: context.getNodeParameter('previewOnly', 0, false) === true,
-		approvedFingerprint: typeof fingerprint === 'string' ? fingerprint.trim() : '',
+		previewOnly:
+			context.getNodeParameter('previewOnly', 0, false) === true ||
+			(untilApproved && approvedFingerprint === ''),
+		approvedFingerprint,
 	};
 }
 
