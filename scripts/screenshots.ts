@@ -44,6 +44,8 @@ import { mobileMoneyForm } from '../test/e2e/support/workflow';
 import { pngHash, readManifest, shows, writeManifest } from '../test/e2e/support/screenshotManifest';
 import type { ScriptedModel } from '../test/e2e/support/scriptedModel';
 
+/** In the page: whether a canvas node is the node named Summary (a leaf with that text and an output, so not a sticky note). */
+const SUMMARY_NODE = `(el) => !!el.querySelector('[data-test-id="canvas-node-output-handle"]') && [...el.querySelectorAll('*')].some((c) => c.children.length === 0 && c.textContent.trim() === 'Summary')`;
 const OUT_DIR = path.resolve(process.env.SCREENSHOTS_DIR ?? path.join(REPO_ROOT, 'docs', 'screenshots'));
 const CREDENTIAL = { id: 'WalletDemoCred01', name: 'Wallet Payments (sandbox)' };
 const BROWSER_ID = 'wallet-payments-screenshots';
@@ -585,12 +587,12 @@ function shots(workflows: Map<string, WorkflowJson>, beneficiaryId: string): Sho
 				await editor.click('[data-test-id="execute-workflow-button"]');
 				// The sandbox settles each payout a few seconds after it is sent; Summary runs last.
 				await editor.waitFor(
-					`[...document.querySelectorAll('[data-test-id="canvas-node"]')].some((el) => el.textContent.trim().startsWith('Summary') && el.querySelector('[data-test-id="canvas-node-status-success"]'))`,
+					`[...document.querySelectorAll('[data-test-id="canvas-node"]')].some((el) => (${SUMMARY_NODE})(el) && el.querySelector('[data-test-id="canvas-node-status-success"]'))`,
 					'the run to reach Summary',
 					120000,
 				);
 				const point = await editor.point(
-					`[...document.querySelectorAll('[data-test-id="canvas-node"]')].find((el) => el.textContent.trim().startsWith('Summary'))`,
+					`[...document.querySelectorAll('[data-test-id="canvas-node"]')].find(${SUMMARY_NODE})`,
 				);
 				await editor.doubleClick(point);
 				const output = '[data-test-id="output-panel"]';
@@ -599,7 +601,7 @@ function shots(workflows: Map<string, WorkflowJson>, beneficiaryId: string): Sho
 				await editor.drag(await editor.point(`document.querySelector('[data-test-id="panel-drag-button"]')`), { x: 250 });
 				await editor.clickTextIn(output, 'JSON');
 				await editor.waitFor(
-					`document.querySelector('${output}')?.innerText.includes('Mobile money account closed') && document.querySelector('${output}')?.innerText.includes('8450.50')`,
+					`document.querySelector('${output}')?.innerText.includes('Mobile money account closed') && document.querySelector('${output}')?.innerText.includes('8,450.50 KES')`,
 					'the summary item in the output panel',
 				);
 				await editor.capture(file);

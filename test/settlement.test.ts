@@ -172,3 +172,41 @@ test('Payout → Initiate, 40 payouts waiting at once: their status checks stay 
 	// All 40 wait at once: far less than 40 one-by-one waits of at least 0.3 s each.
 	expect(checks.length / 40).toBeLessThan(4);
 });
+
+test('Add Run Summary: one item after the rows with the count per outcome, totals sent and paid per currency, and the rows that need attention', async () => {
+	const good = await createBeneficiary(fixture);
+	const closed = await createBeneficiary(fixture);
+	fixture.sandbox.configure({ settlement: { delayMs: 100, rules: [{ beneficiaryId: closed.id as string, outcome: 'failed', reason: 'Account closed' }] } });
+	const parameters: INodeParameters = {
+		...payAndWait(good.id as string, {}),
+		beneficiaryId: { __rl: true, mode: 'id', value: '={{ $json.beneficiaryId }}' },
+		duplicateProtection: { idempotencyKey: '={{ $json.key }}' },
+		payeeName: '={{ $json.name }}',
+		runSummary: true,
+	};
+	const items = [
+		{ key: 'r-1', name: 'Ann', amount: 1500, beneficiaryId: good.id },
+		{ key: 'r-2', name: 'Bo', amount: 980, beneficiaryId: closed.id },
+		{ key: 'r-3', name: 'Cy', amount: 250, beneficiaryId: good.id },
+	];
+	const first = await fixture.run(parameters, { items });
+	expect(first.error).toBeUndefined();
+	expect(first.items).toHaveLength(4);
+	expect(first.items.at(-1)!.pairedItem).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+	const summary = first.items.at(-1)!.json;
+	const payoutOf = first.items[1].json;
+	expect(summary).toEqual({
+		summary: true,
+		rows: 3,
+		byOutcome: { success: 2, failed: 1 },
+		sent: { USD: { minor: 2730, major: '27.30 USD' } },
+		paid: { USD: { minor: 1750, major: '17.50 USD' } },
+		attention: [{ itemIndex: 1, payee: 'Bo', amount: '9.80 USD', outcome: 'failed', reason: 'Account closed', transactionId: payoutOf.id }],
+		text: ['Payout run: 3 rows. success: 2, failed: 1.', 'Sent: 27.30 USD. Paid (final status success): 17.50 USD.', 'Needs attention: Bo (9.80 USD): failed, Account closed'].join('\n'),
+	});
+	// Run again: every row already submitted, nothing sent, nothing needs attention.
+	const again = (await fixture.run(parameters, { items })).items.at(-1)!.json;
+	expect([again.byOutcome, again.sent, again.attention]).toEqual([{ 'already submitted': 3 }, {}, []]);
+	// Without the option: the rows only.
+	expect((await fixture.run({ ...parameters, runSummary: false }, { items })).items).toHaveLength(3);
+});

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { destinationProperties, readDestination } from '../../input/destination';
 import { approvalProperties } from '../../controls/approval';
+import { runSummaryField } from '../../output/runSummary';
 import { forOperation } from '../../descriptions/displayOptions';
 import {
 	customerEmailField,
@@ -90,6 +91,7 @@ const properties: INodeProperties[] = [
 	sendBatchingField,
 	...waitForFinalStatusProperties(),
 	includeInputFieldsField,
+	runSummaryField,
 ];
 
 export const description = forOperation('payout', 'initiate', properties);

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { approvalProperties } from '../../controls/approval';
+import { runSummaryField } from '../../output/runSummary';
 import { forOperation } from '../../descriptions/displayOptions';
 import {
 	customerEmailField,
@@ -58,6 +59,7 @@ const properties: INodeProperties[] = [
 	...approvalProperties,
 	sendBatchingField,
 	includeInputFieldsField,
+	runSummaryField,
 ];
 
 export const description = forOperation('payout', 'initiateLegacy', properties);

@@ -21,6 +21,7 @@ import { type GuardedOperation, moneyOf, prepareItem, type PreparedItem } from '
 import { noteChangingKey } from '../../controls/changingKey';
 import { noteRepeats } from '../../controls/repeats';
 import { ledgerRun } from './run';
+import { runSummary, type SummaryRow } from '../../output/runSummary';
 
 export async function runGuarded(
 	context: IExecuteFunctions,
@@ -95,7 +96,22 @@ export async function runGuarded(
 				: result,
 		);
 	}
-	return inItemOrder(context, indexes, outputs);
+	const out = inItemOrder(context, indexes, outputs);
+	if (context.getNodeParameter('runSummary', 0, false) !== true) return out;
+	const rows = indexes.map((itemIndex): SummaryRow => {
+		const result = outputs.get(itemIndex)!;
+		const item = prepared.get(itemIndex)!.ok ? preparedItem(itemIndex) : undefined;
+		const sentResult = sent.get(itemIndex);
+		const json = waited.get(itemIndex) ?? (sentResult?.ok ? sentResult.value : undefined);
+		return {
+			itemIndex,
+			payeeName: String(context.getNodeParameter('payeeName', itemIndex, '') ?? '').trim(),
+			body: item?.request.body,
+			money: item?.request.money,
+			...(result.ok ? { json } : { error: String(result.errorItem.json.error ?? '') }),
+		};
+	});
+	return [...out, { json: runSummary(rows), pairedItem: indexes.map((item) => ({ item })) }];
 }
 
 /** Include Input Fields (descriptions/fields.ts): the input row's fields first, the node's over them. */
