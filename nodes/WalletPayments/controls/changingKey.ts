@@ -10,14 +10,24 @@ const CHANGING =
 	/\$now|\$today|Date\.now|new Date|Math\.random|randomUUID|\$execution\.id|\$runIndex/;
 
 export function noteChangingKey(context: IExecuteFunctions, itemIndex: number): void {
-	const raw = context.getNodeParameter('duplicateProtection.idempotencyKey', itemIndex, '', {
-		rawExpressions: true,
-	});
-	const found = typeof raw === 'string' ? CHANGING.exec(raw) : null;
-	if (!found) return;
+	const fields = [
+		['idempotencyKey', 'Idempotency Key'],
+		['period', 'Period'],
+		['rowId', 'Row ID'],
+	] as const;
+	const changing = fields
+		.map(([name, label]) => {
+			const raw = context.getNodeParameter(`duplicateProtection.${name}`, itemIndex, '', {
+				rawExpressions: true,
+			});
+			return { label, found: typeof raw === 'string' ? CHANGING.exec(raw) : null };
+		})
+		.find(({ found }) => found !== null);
+	if (!changing) return;
+	const { label, found } = changing;
 	context.addExecutionHints({
 		type: 'warning',
 		location: 'outputPane',
-		message: `The Idempotency Key uses ${found[0]}, which changes from one run to the next: a Retry on another day, or the same rows run again, makes new keys and sends them again. Build the key from the data instead, e.g. {{ $json.invoiceId }}-{{ $json.period }}.`,
+		message: `The ${label} uses ${found![0]}, which changes from one run to the next: a Retry on another day, or the same rows run again, makes new keys and sends them again. Build the key from the data instead, e.g. {{ $json.invoiceId }}-{{ $json.period }}.`,
 	});
 }

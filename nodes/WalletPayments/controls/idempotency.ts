@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { optionalText } from '../input/validation';
+import { InvalidInput, optionalText } from '../input/validation';
 
 export const REFERENCE_HINT =
 	'Leave empty to send a reference made from this item’s idempotency key: a re-run of the same item sends the same reference, so a service that refuses reused references refuses it too';
@@ -163,6 +163,25 @@ export const duplicateProtectionField: INodeProperties = {
 				'Whether to send items even when an earlier run already sent them. Turn it on only after checking (Transaction → Get) that an item whose outcome was unknown was not carried out.',
 		},
 		{
+			displayName: 'Period',
+			name: 'period',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. {{ $json.period }}',
+			description:
+				'The period each row is paid once in, from your data (e.g. 2026-11 for a monthly payroll). With Row ID, the node makes the key for you: a row is sent once per period, whatever else in it changes; the next period sends every row again.',
+			hint: 'From a column or a value you set once, never from $now: a Retry in the next period would send this period again',
+		},
+		{
+			displayName: 'Row ID',
+			name: 'rowId',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. {{ $json.employeeId }}',
+			description:
+				'What identifies the row (an employee, invoice or contract ID). With Period: sent once per period; alone: sent once, ever. Not used when Idempotency Key is set.',
+		},
+		{
 			displayName: 'Idempotency Key',
 			name: 'idempotencyKey',
 			type: 'string',
@@ -174,3 +193,23 @@ export const duplicateProtectionField: INodeProperties = {
 		},
 	],
 };
+
+/**
+ * The key made from Row ID and Period (Duplicate Protection) when the user gives no Idempotency
+ * Key: one row sent once per period, or once ever without a period. Undefined when no Row ID.
+ */
+export function periodKey(rowId: unknown, period: unknown): string | undefined {
+	const row = optionalKey(rowId, 'Row ID');
+	const during = optionalKey(period, 'Period');
+	if (row === undefined) {
+		if (during !== undefined) {
+			throw new InvalidInput(
+				'Row ID',
+				'is required with Period: it says which row is paid once in the period',
+				'Set it to what identifies the row, e.g. {{ $json.employeeId }}.',
+			);
+		}
+		return undefined;
+	}
+	return during === undefined ? `row:${row}` : `period:${during}|row:${row}`;
+}

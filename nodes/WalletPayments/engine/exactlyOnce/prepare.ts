@@ -12,7 +12,13 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import type { LedgerItem } from '../../../shared/ledger';
 
-import { derivedKey, doneOnceKey, optionalKey, referenceFromKey } from '../../controls/idempotency';
+import {
+	derivedKey,
+	doneOnceKey,
+	optionalKey,
+	periodKey,
+	referenceFromKey,
+} from '../../controls/idempotency';
 import type { Money } from '../../controls/paymentLimits';
 import type { WaitSettings } from '../settlement';
 import { optionalText } from '../../input/validation';
@@ -63,6 +69,8 @@ export interface PreparedItem extends LedgerItem {
 
 interface Protection {
 	idempotencyKey?: unknown;
+	period?: unknown;
+	rowId?: unknown;
 	allowResend?: unknown;
 }
 
@@ -86,7 +94,9 @@ export async function prepareItem(
 	const givenReference = request.reference
 		? optionalText(request.reference.given, 'Reference', 100)
 		: undefined;
-	const userKey = optionalKey(protection.idempotencyKey, 'Idempotency Key');
+	const userKey =
+		optionalKey(protection.idempotencyKey, 'Idempotency Key') ??
+		periodKey(protection.rowId, protection.period);
 	// A reference made from a derived key is left out of what an approval covers (it changes with
 	// what started the run); one the user gave is part of the request.
 	const bodyBefore = request.body;
