@@ -1,11 +1,11 @@
 /**
  * Duplicate Protection → Period and Row ID (issue #46, point 2): a monthly payroll pays each row
- * once per period, the period taken from the data, with no key expression to write. Over real
- * HTTP against the sandbox.
+ * once per period, the period taken from the data, with no key expression to write. Resend Only
+ * These Keys (point 4): exactly the chosen rows are sent again. Over real HTTP against the sandbox.
  */
 import type { IDataObject, INodeParameters, IRun } from 'n8n-workflow';
 
-import { periodKey } from '../nodes/WalletPayments/controls/idempotency';
+import { periodKey, resendKeysOf } from '../nodes/WalletPayments/controls/idempotency';
 import { useSandbox } from './helpers/sandbox';
 import { createBeneficiary, idLocator } from './operations/wallet-support';
 
@@ -13,7 +13,7 @@ const fixture = useSandbox();
 
 const posts = () => fixture.apiRequests().filter((r) => r.method === 'POST' && r.path.includes('/payout/'));
 
-function payroll(beneficiaryId: string, protection: IDataObject = { rowId: '={{ $json.employeeId }}', period: '={{ $json.period }}' }): INodeParameters {
+function payroll(beneficiaryId: string, protection: INodeParameters = { rowId: '={{ $json.employeeId }}', period: '={{ $json.period }}' }): INodeParameters {
 	return {
 		resource: 'payout',
 		operation: 'initiate',
@@ -68,4 +68,18 @@ test('Period without Row ID: nothing sent, the error names the field; a Period f
 	const clock = await fixture.run(payroll(beneficiary.id as string, { rowId: '={{ $json.employeeId }}', period: "={{ $now.toFormat('yyyy-MM') }}" }), { items: rows('2026-11') });
 	expect(clock.error).toBeUndefined();
 	expect(hintsOf(clock.run).map((hint) => hint.message)).toContainEqual(expect.stringContaining('The Period uses $now'));
+});
+
+test('Resend Only These Keys: exactly the listed rows are sent again, every other row stays protected', async () => {
+	expect([...resendKeysOf(' period:2026-11|row:EMP-2 , ,x ')]).toEqual(['period:2026-11|row:EMP-2', 'x']);
+	const beneficiary = await createBeneficiary(fixture);
+	const parameters = payroll(beneficiary.id as string);
+	const items = rows('2026-11', ['100', '250', '300']);
+	await fixture.run(parameters, { items });
+	expect(posts()).toHaveLength(3);
+	const chosen = await fixture.run(payroll(beneficiary.id as string, { rowId: '={{ $json.employeeId }}', period: '={{ $json.period }}', resendKeys: 'period:2026-11|row:EMP-2' }), { items });
+	expect(chosen.error).toBeUndefined();
+	expect(alreadySubmitted(chosen.items)).toEqual([true, false, true]);
+	expect(posts()).toHaveLength(4);
+	expect((posts()[3].body as IDataObject).amount).toBe(25000);
 });

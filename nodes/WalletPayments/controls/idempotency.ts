@@ -163,6 +163,16 @@ export const duplicateProtectionField: INodeProperties = {
 				'Whether to send items even when an earlier run already sent them. Turn it on only after checking (Transaction → Get) that an item whose outcome was unknown was not carried out.',
 		},
 		{
+			displayName: 'Idempotency Key',
+			name: 'idempotencyKey',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. {{ $json.invoiceId }}',
+			description:
+				'What makes this item unique, such as an invoice or payroll-row ID: an item whose key this node has already sent is not sent again, in any run. Leave empty to use the Reference if you set one; for a Finalize operation, the transaction or quote ID (each is finalized once); else a key made from the workflow, this node, what started the run (e.g. the trigger’s event), the item’s position and its fields.',
+			hint: 'Set it when the same rows may reach this node from different runs (a later upload, a new webhook call) and must not be paid twice. Build it from the data (e.g. add a period column), never from $now or the execution: a Retry would make new keys and pay again.',
+		},
+		{
 			displayName: 'Period',
 			name: 'period',
 			type: 'string',
@@ -173,6 +183,15 @@ export const duplicateProtectionField: INodeProperties = {
 			hint: 'From a column or a value you set once, never from $now: a Retry in the next period would send this period again',
 		},
 		{
+			displayName: 'Resend Only These Keys',
+			name: 'resendKeys',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. payroll-2026-11-EMP-102',
+			description:
+				"Idempotency keys (an output's idempotencyKey) to send again, separated by commas: only those rows are sent again, every other row stays protected. Use it for a row whose outcome was unknown, after checking (Transaction → Get) that it was not carried out.",
+		},
+		{
 			displayName: 'Row ID',
 			name: 'rowId',
 			type: 'string',
@@ -180,16 +199,6 @@ export const duplicateProtectionField: INodeProperties = {
 			placeholder: 'e.g. {{ $json.employeeId }}',
 			description:
 				'What identifies the row (an employee, invoice or contract ID). With Period: sent once per period; alone: sent once, ever. Not used when Idempotency Key is set.',
-		},
-		{
-			displayName: 'Idempotency Key',
-			name: 'idempotencyKey',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. {{ $json.invoiceId }}',
-			description:
-				'What makes this item unique, such as an invoice or payroll-row ID: an item whose key this node has already sent is not sent again, in any run. Leave empty to use the Reference if you set one; for a Finalize operation, the transaction or quote ID (each is finalized once); else a key made from the workflow, this node, what started the run (e.g. the trigger’s event), the item’s position and its fields.',
-			hint: 'Set it when the same rows may reach this node from different runs (a later upload, a new webhook call) and must not be paid twice. Build it from the data (e.g. add a period column), never from $now or the execution: a Retry would make new keys and pay again.',
 		},
 	],
 };
@@ -212,4 +221,15 @@ export function periodKey(rowId: unknown, period: unknown): string | undefined {
 		return undefined;
 	}
 	return during === undefined ? `row:${row}` : `period:${during}|row:${row}`;
+}
+
+/** Resend Only These Keys: the keys listed, separated by commas (spaces around them ignored). */
+export function resendKeysOf(value: unknown): Set<string> {
+	if (typeof value !== 'string') return new Set();
+	return new Set(
+		value
+			.split(',')
+			.map((key) => key.trim())
+			.filter((key) => key !== ''),
+	);
 }

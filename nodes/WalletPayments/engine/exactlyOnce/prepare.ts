@@ -18,6 +18,7 @@ import {
 	optionalKey,
 	periodKey,
 	referenceFromKey,
+	resendKeysOf,
 } from '../../controls/idempotency';
 import type { Money } from '../../controls/paymentLimits';
 import type { WaitSettings } from '../settlement';
@@ -72,6 +73,7 @@ interface Protection {
 	period?: unknown;
 	rowId?: unknown;
 	allowResend?: unknown;
+	resendKeys?: unknown;
 }
 
 /** The money of the items that move some, for the credential's limits (controls/paymentLimits.ts). */
@@ -122,6 +124,6 @@ export async function prepareItem(
 		key,
 		reference,
 		approved,
-		allowResend: protection.allowResend === true,
+		allowResend: protection.allowResend === true || resendKeysOf(protection.resendKeys).has(key),
 	};
 }

@@ -13,7 +13,8 @@ import { outcomeOf } from '../../transport/errors';
 import { apiRequest } from '../../transport/request';
 import type { PreparedItem } from './prepare';
 
-const RESEND_HOW = 'To send it anyway, turn on Duplicate Protection → Allow Resend.';
+const RESEND_HOW =
+	'To send it anyway, put its idempotencyKey in Duplicate Protection → Resend Only These Keys (or turn on Allow Resend for every row).';
 
 function alreadySubmitted(
 	item: PreparedItem,
@@ -69,7 +70,7 @@ async function afterFailure(
 	if (outcome === 'refused') ledger.release(item.key);
 	else if (error instanceof NodeApiError) {
 		error.description =
-			`${error.description ?? ''} This item will not be sent again by a re-run of this node (idempotency key ${item.key}): after checking that it was not carried out, run it with Duplicate Protection → Allow Resend.`.trim();
+			`${error.description ?? ''} This item will not be sent again by a re-run of this node (idempotency key ${item.key}): after checking that it was not carried out, put that key in Duplicate Protection → Resend Only These Keys and run it again.`.trim();
 	}
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) throw error;
 	throw new NodeOperationError(context.getNode(), error as Error);
@@ -105,7 +106,7 @@ export async function sendItem(
 				? `Not sent: another run of this node (in another n8n process) recorded this item at the same moment and sends it. ${RESEND_HOW}`
 				: verdict === 'accepted'
 					? `Not sent again: an earlier run of this node already sent this item${sentText(day)} and the service accepted it. ${RESEND_HOW}`
-					: 'Not sent again: an earlier run of this node sent this item but got no clear answer (a timeout, an HTTP 5xx, or the run was stopped), so it may have been carried out. Check with Transaction → Get or in the service’s dashboard; only if it was not, run it again with Duplicate Protection → Allow Resend.';
+					: 'Not sent again: an earlier run of this node sent this item but got no clear answer (a timeout, an HTTP 5xx, or the run was stopped), so it may have been carried out. Check with Transaction → Get or in the service’s dashboard; only if it was not, put its idempotencyKey in Duplicate Protection → Resend Only These Keys and run it again.';
 		const outcome = verdict === 'concurrent' ? 'unknown' : verdict;
 		// An AI agent reads the message: first what it means for it, in plain words.
 		const said = isAgentTool(context) ? `${alreadySentForAgent(outcome)} ${message}` : message;
