@@ -16,14 +16,14 @@ const LIST = JSON.stringify([
 	{ id: 'b-2', destination: { accountName: 'Otieno Ouma', accountNumber: '254722345102' } },
 ]);
 
-test('"pay <id> 50 USD": first the beneficiaries, then Pay_out to that one by name and account ending, in minor units', () => {
+test('"pay <id> 50 USD": first the beneficiaries, then Pay_out to that one by name and account ending, the amount as written (the example’s Pay out takes major units)', () => {
 	expect(demoAnswer(request([user('pay b-2 50 USD')]))).toEqual({ toolCalls: [{ name: 'List_beneficiaries', args: {} }] });
 	expect(demoAnswer(request([user('pay b-2 50 USD'), called('List_beneficiaries'), result(LIST)]))).toEqual({
 		toolCalls: [
 			{
 				name: 'Pay_out',
 				args: {
-					toolParameters: { beneficiaryId: 'b-2', payeeName: 'Otieno Ouma', accountEnding: '5102', amount: 5000, currency: 'USD', customerEmail: 'demo@example.com', description: 'Demo payout from the chat' },
+					toolParameters: { beneficiaryId: 'b-2', payeeName: 'Otieno Ouma', accountEnding: '5102', amount: 50, currency: 'USD', customerEmail: 'demo@example.com', description: 'Demo payout from the chat' },
 					hitlParameters: {},
 				},
 			},

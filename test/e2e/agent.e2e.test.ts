@@ -12,7 +12,7 @@
  *  - repeat: the same payout proposed again in the same chat and approved → nothing more sent,
  *    the agent is told alreadySubmitted; the first review's Approve link opened again → nothing;
  *  - deny: a payout denied → nothing sent, the agent's next call to the model carries the refusal;
- *  - bad amount: an amount with decimals (minor units) from the model, approved → a tool error
+ *  - bad amount: an amount with more decimals than the currency has, approved → a tool error
  *    naming the field and what is allowed reaches the model, nothing sent;
  *  - payee mismatch: the name and account ending the reviewer read are not the beneficiary's,
  *    approved → the Payee Check refuses it, nothing is paid, the agent is told;
@@ -172,7 +172,7 @@ describeE2E('an AI agent pays only what a person approved, once (agent-payouts-w
 					// The read tool ran without review: its result is the beneficiaries' list.
 					expect(lastMessage(request).role).toBe('tool');
 					expect(lastToolResult(request)).toContain(beneficiaryId);
-					return { toolCalls: [{ name: PAY, args: payArgs(5000, 'Invoice 1042') }] };
+					return { toolCalls: [{ name: PAY, args: payArgs(50, 'Invoice 1042') }] };
 				},
 				(request) => ({ text: `Paid. ${lastToolResult(request)}` }),
 			);
@@ -188,12 +188,12 @@ describeE2E('an AI agent pays only what a person approved, once (agent-payouts-w
 			expect(tools.get(PAY)!.description).toMatch(/MOVES MONEY.*minor units/);
 			expect(tools.get('Top_up_card')!.description).toMatch(/MOVES MONEY.*US dollars/);
 			const payParameters = JSON.stringify(tools.get(PAY)!.parameters);
-			expect(payParameters).toContain('MINOR units');
+			expect(payParameters).toContain('units of the currency as people write it');
 			expect(payParameters).toContain('toolParameters');
 
-			// The review names the payee (name, account ending) and the amount in dollars, each on its own line.
+			// The review names the payee (name, account ending) and the amount as it is paid, each on its own line.
 			expect(text).toContain(`**To:** ${payee.name}, account ending ${payee.ending}\n\n`);
-			expect(text).toContain('**Amount:** 50.00 USD (5000 in minor units)\n\n');
+			expect(text).toContain('**Amount:** 50 USD\n\n');
 			expect(text).toContain('**For:** Invoice 1042');
 			expect(text).not.toContain(beneficiaryId);
 
@@ -211,12 +211,12 @@ describeE2E('an AI agent pays only what a person approved, once (agent-payouts-w
 
 		it('sends the same payout proposed and approved again in the same chat once, and tells the agent it was already submitted', async () => {
 			let told = '';
-			model!.script({ toolCalls: [{ name: PAY, args: payArgs(5000, 'Invoice 1042') }] }, (request) => {
+			model!.script({ toolCalls: [{ name: PAY, args: payArgs(50, 'Invoice 1042') }] }, (request) => {
 				told = lastToolResult(request);
 				return { text: 'That payout was already sent earlier in this chat.' };
 			});
 			const { turn, text, approve } = await untilReview(chat, 'Pay it again please');
-			expect(text).toContain('**Amount:** 50.00 USD (5000 in minor units)');
+			expect(text).toContain('**Amount:** 50 USD');
 			expect((await click(approve)).status).toBe(200);
 			await reply(turn);
 			expect(told).toContain('"alreadySubmitted":true');
@@ -240,12 +240,12 @@ describeE2E('an AI agent pays only what a person approved, once (agent-payouts-w
 		const chat = session();
 		const before = payouts();
 		let told = '';
-		model!.script({ toolCalls: [{ name: PAY, args: payArgs(7000, 'Invoice 1043') }] }, (request) => {
+		model!.script({ toolCalls: [{ name: PAY, args: payArgs(70, 'Invoice 1043') }] }, (request) => {
 			told = lastToolResult(request);
 			return { text: 'Understood: the payout was not approved, so nothing was sent.' };
 		});
 		const { turn, text, deny } = await untilReview(chat, `Pay beneficiary ${beneficiaryId} 70.00 USD for invoice 1043`);
-		expect(text).toContain('**Amount:** 70.00 USD (7000 in minor units)');
+		expect(text).toContain('**Amount:** 70 USD');
 		expect((await click(deny)).status).toBe(200);
 		const answer = await reply(turn);
 		expect(told).toContain('User rejected the tool call to Pay out');
@@ -258,7 +258,7 @@ describeE2E('an AI agent pays only what a person approved, once (agent-payouts-w
 		const chat = session();
 		const before = payouts();
 		let told = '';
-		model!.script({ toolCalls: [{ name: PAY, args: payArgs(150000, 'Invoice 1045') }] }, (request) => {
+		model!.script({ toolCalls: [{ name: PAY, args: payArgs(1500, 'Invoice 1045') }] }, (request) => {
 			told = lastToolResult(request);
 			return { text: 'The payout is over the limit set on the account, so nothing was sent.' };
 		});
@@ -280,7 +280,7 @@ describeE2E('an AI agent pays only what a person approved, once (agent-payouts-w
 		const before = payouts();
 		let told = '';
 		const other = { name: 'Someone Else', ending: '9999' };
-		model!.script({ toolCalls: [{ name: PAY, args: payArgs(2000, 'Invoice 1046', other) }] }, (request) => {
+		model!.script({ toolCalls: [{ name: PAY, args: payArgs(20, 'Invoice 1046', other) }] }, (request) => {
 			told = lastToolResult(request);
 			return { text: 'The payee did not match the saved beneficiary, so nothing was sent.' };
 		});
@@ -297,17 +297,16 @@ describeE2E('an AI agent pays only what a person approved, once (agent-payouts-w
 		const chat = session();
 		const before = payouts();
 		let told = '';
-		model!.script({ toolCalls: [{ name: PAY, args: payArgs(10.5, 'Invoice 1044') }] }, (request) => {
+		model!.script({ toolCalls: [{ name: PAY, args: payArgs(10.505, 'Invoice 1044') }] }, (request) => {
 			told = lastToolResult(request);
-			return { text: 'The amount was refused; I will ask for it in minor units.' };
+			return { text: 'The amount was refused; USD has at most 2 decimals.' };
 		});
 		const { turn, text, approve } = await untilReview(chat, `Pay beneficiary ${beneficiaryId} 10.50 USD for invoice 1044`);
-		expect(text).toContain('(10.5 in minor units)');
+		expect(text).toContain('**Amount:** 10.505 USD');
 		// Even approved, the bad input is refused by the node before anything is sent.
 		expect((await click(approve)).status).toBe(200);
 		await reply(turn);
-		expect(told).toContain('Invalid \\"Amount (Minor Units)\\": must be a whole number, not 10.5 (item 0)');
-		expect(told).toContain('Amounts in minor units have no decimals: 10.50 USD is 1050.');
+		expect(told).toContain('Invalid \\"Amount (Major Units)\\": 10.505 USD has 3 decimals, but USD has at most 2 decimals; the node does not round');
 		expect(told).not.toMatch(/\bat \w+ \(/); // no stack trace
 		expect(payouts()).toEqual(before);
 		line('bad-amount', payouts().records.length - before.records.length, 1);

@@ -10,13 +10,10 @@ export const HELP = [
 	'I am the demo model (rules, not AI). Try:',
 	'- "beneficiaries" or "customers": I list them (read tools, no review)',
 	'- "transaction <id>": I look the transaction up',
-	'- "pay <beneficiary id> <amount> <currency>", e.g. "pay 3f2c… 50 USD": I read the beneficiaries, then propose a payout to that one by its name and account ending (50 USD is 5000 minor units); you approve or deny it here',
+	'- "pay <beneficiary id> <amount> <currency>", e.g. "pay 3f2c… 50 USD": I read the beneficiaries, then propose a payout to that one by its name and account ending; you approve or deny it here',
 	'- "top up <card id> <US dollars>": I propose a card top-up; you approve or deny it',
 	'Ask for the same payout twice in this chat and approve both: it is sent once.',
 ].join('\n');
-
-/** Decimals of the currencies the demo is likely to see; 2 otherwise. */
-const DECIMALS: Record<string, number> = { JPY: 0, KRW: 0, KWD: 3, BHD: 3 };
 
 const PAY = /^pay\s+(\S+)\s+([\d.]+)\s*([A-Za-z]{3})\b/i;
 
@@ -56,7 +53,8 @@ function payFromList(command: RegExpExecArray, list: string): Reply {
 	const destination = (beneficiary?.destination ?? {}) as { accountName?: string; accountNumber?: string };
 	if (!destination.accountName || !destination.accountNumber) return { text: `I cannot find the beneficiary ${id} in the list.` };
 	const currency = currencyText.toUpperCase();
-	const amount = Math.round(Number(amountText) * 10 ** (DECIMALS[currency] ?? 2));
+	// The tool takes the amount as people write it (the example's Pay out: Amount Unit Major Units).
+	const amount = Number(amountText);
 	const toolParameters = {
 		beneficiaryId: id,
 		payeeName: destination.accountName,
