@@ -16,6 +16,7 @@ import {
 	describeE2E,
 	deliverCopies,
 	executionsOf,
+	n8nOnPostgres,
 	newPayeeEvent,
 	settledExecutions,
 	startPayPerEvent,
@@ -70,18 +71,7 @@ describeE2E.each(CREDENTIALS)(
 					header: HEADER,
 					dedupeWindow: 0,
 				},
-				{
-					// A user folder of its own: the prepared one holds a SQLite database.
-					template: '',
-					env: {
-						DB_TYPE: 'postgresdb',
-						DB_POSTGRESDB_HOST: '127.0.0.1',
-						DB_POSTGRESDB_PORT: String(postgres.port),
-						DB_POSTGRESDB_DATABASE: 'n8n',
-						DB_POSTGRESDB_USER: 'postgres',
-						DB_POSTGRESDB_PASSWORD: '',
-					},
-				},
+				n8nOnPostgres(postgres.port),
 				240000,
 				credential,
 			));

@@ -11,7 +11,7 @@
 import { randomUUID } from 'crypto';
 
 import { ensureServices, psql, startPostgres, type Service } from '../queue/support/services';
-import { describeE2E, deliverCopies, executionsOf, newPayeeEvent, settledExecutions, startPayPerEvent, stopStack, type ApiExecution, type Stack } from './support/e2e';
+import { describeE2E, deliverCopies, executionsOf, n8nOnPostgres, newPayeeEvent, settledExecutions, startPayPerEvent, stopStack, type ApiExecution, type Stack } from './support/e2e';
 
 const SECRET = 'whsec_slow_calls';
 const HEADER = 'x-wallet-signature';
@@ -52,17 +52,7 @@ describeE2E('a slow store call warns, in the run and in n8n\'s log (PostgreSQL, 
 		psql(postgres.port, 'postgres', 'CREATE DATABASE n8n');
 		({ stack, url } = await startPayPerEvent(
 			{ id: WORKFLOW_ID, name: 'E2E slow store calls', webhookId: randomUUID(), secret: SECRET, header: HEADER },
-			{
-				template: '',
-				env: {
-					DB_TYPE: 'postgresdb',
-					DB_POSTGRESDB_HOST: '127.0.0.1',
-					DB_POSTGRESDB_PORT: String(postgres.port),
-					DB_POSTGRESDB_DATABASE: 'n8n',
-					DB_POSTGRESDB_USER: 'postgres',
-					DB_POSTGRESDB_PASSWORD: '',
-				},
-			},
+			n8nOnPostgres(postgres.port),
 			240000,
 			// The credential as a user creates it (the e2e default is One Process Only).
 			{ processes: undefined },

@@ -239,3 +239,21 @@ export async function startPayPerEvent(
 	}
 	return { stack, url };
 }
+
+/**
+ * n8n's options for one process on the private PostgreSQL's `n8n` database (created first): a user
+ * folder of its own, as the prepared one holds a SQLite database.
+ */
+export function n8nOnPostgres(port: number): { template: string; env: Record<string, string> } {
+	return {
+		template: '',
+		env: {
+			DB_TYPE: 'postgresdb',
+			DB_POSTGRESDB_HOST: '127.0.0.1',
+			DB_POSTGRESDB_PORT: String(port),
+			DB_POSTGRESDB_DATABASE: 'n8n',
+			DB_POSTGRESDB_USER: 'postgres',
+			DB_POSTGRESDB_PASSWORD: '',
+		},
+	};
+}
