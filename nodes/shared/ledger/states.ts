@@ -1,25 +1,7 @@
 /**
- * Every value the ledger writes into n8n's de-duplication store, in one table. Released
- * versions wrote these exact strings: a change here makes their records unreadable (the test
- * with a store written by 0.1.0, test/ledgerCompat.test.ts, fails).
- *
- * | value                  | written                                                  | means                               |
- * | ---------------------- | -------------------------------------------------------- | ----------------------------------- |
- * | `<key>`                | before the item's request leaves (ledger.reserve)        | reserved: sent, or about to be      |
- * | `<key>#claimed`        | queue mode: with the key, in the claim's first write     | a run claimed the key               |
- * | `<key>#sending`        | queue mode: once the claim held, before the request      | the request left, or was leaving    |
- * | `<key>#accepted`       | with the first store call after the service accepted it | the service accepted it             |
- * | `<key>#takeover`       | queue mode: a Retry's claim of a key claimed, never sent | that Retry sends it                 |
- * | `<key>@<YYYY-MM-DD>`   | with its accepted marker (days.ts)                       | accepted on that day (UTC)          |
- * | `n8n-day:<YYYY-MM-DD>` | with the first day value of that day                     | some key was accepted on that day   |
- * | `n8n-run:<origin>`     | first in a run's first store call                        | no older record of it was dropped   |
- * | `n8n-claim:<uuid>`     | with a claim attempt's values                            | the attempt held while it is there  |
- * | `n8n-exec:<id>`        | queue mode: in a run's first claim                       | this execution ran the node         |
- * | `["<event>","<id>",…]` | the trigger's step, once per event (eventRecords.ts)     | the event went past the trigger     |
- *
- * A key with `#claimed` but neither `#sending` nor `#accepted` was claimed and never sent: a Retry,
- * or the same execution run again (its `n8n-exec:` found), takes it over (takeover.ts). What a
- * key's records say to a later run is its Verdict.
+ * Every value the ledger writes into n8n's store, named once (the table: docs/ledger.md, "The
+ * values in the store"). Released versions wrote these exact strings: never change them
+ * (test/ledgerCompat.test.ts reads a store written by 0.1.0).
  */
 import { randomUUID } from 'crypto';
 

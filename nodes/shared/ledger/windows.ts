@@ -1,30 +1,7 @@
 /**
- * Windows: the keys of a run's items are reserved in the ledger a window at a time, before the
- * items are sent (the router keeps up to Items per Batch in flight), so that every key is
- * reserved before its request leaves and one store call covers a whole window: the store's cost
- * is paid per window, not per item.
- *
- * A store call reads and writes the node's whole row, so it takes longer as the row grows. The
- * window is Items per Batch, or more when store calls are slow: as many items as keep the store's
- * share below STORE_MS_PER_ITEM per item. "Slow" is the fastest of the last SLOW_CALLS calls
- * reaching SLOW_CALL_MS: a large row makes every call slow, a busy database only some of them.
- * A window is also at most a RUN_SHARE-th of the run (never less than Items per Batch), so a
- * small run keeps small windows whatever its store calls cost. A window is reserved when its
- * first item is about to be sent, not earlier, so that few items are reserved and not yet sent at
- * any moment. Items reserved but never sent (the run stopped on a failed item) are released at
- * the end; if n8n dies mid-run, they stay reserved, and a Retry reports them (at most the last
- * window and what was in flight of the one before) as already submitted with an unknown outcome.
- *
- * In queue mode a reservation is a claim that waits (claim.ts). So keys are claimed ahead, in
- * chunks of up to CLAIM_CHUNK items, each chunk's claim starting once the one before made its
- * first store call: the waits overlap each other and the sending, and a run waits the first
- * chunk's claim (two claim waits) in all, not one per window. Windows, of the largest size from
- * the start, are then marked sending one at a time, right before their first item leaves: keys
- * claimed and never marked (the run died first) are taken over by a Retry (takeover.ts); only a
- * window that started sending can leave rows with an unknown outcome.
- *
- * An item whose key came earlier in the same run waits until that item is done, then is reserved
- * on its own: it is already submitted, or sent if the earlier one was refused.
+ * Windows: a run's keys are reserved a window at a time, just before the window's first item is
+ * sent, so that one store call covers a window; with claims, keys are claimed ahead in chunks.
+ * How the window is sized and why: docs/ledger.md ("One run of a money-moving node").
  */
 import type { Ledger } from './ledger';
 import type { Verdict } from './states';
