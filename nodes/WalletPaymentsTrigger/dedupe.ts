@@ -1,21 +1,8 @@
 /**
- * One run per event, in two layers (measured in a real n8n: docs/trigger.md):
- *
- * 1. When the request arrives (`webhook()`): an in-process admission table. Look-up and record are
- *    one synchronous step, so neither sequential nor concurrent copies of an event can both pass
- *    while this n8n process runs; a copy is answered 200 and starts nothing. An admission holds only
- *    once n8n answered its delivery 2xx (only once the run exists: startedAnswer.ts): a copy that
- *    comes meanwhile waits for that answer, and a delivery answered otherwise (n8n could not
- *    start the run) withdraws it, so the event is processed when delivered again.
- * 2. When the run starts (`execute()`, the trigger's step in the execution): n8n's database
- *    store (the one behind the Remove Duplicates node). It outlives restarts and is shared by
- *    every process on the database, so an event already handled before a restart, or by another
- *    webhook process, stops at the trigger: its run ends there with no output. In queue mode the
- *    record is a claim that waits and checks it held (shared/ledger/claim.ts) before the event
- *    goes on.
- *
- * n8n's workflow static data cannot do either: n8n does not save what a webhook trigger writes
- * there when the webhook starts a run, and concurrent requests each read their own copy.
+ * One run per event, in two layers: an in-process admission table when the request arrives
+ * (`webhook()`: copies arriving at this process meanwhile are answered and start nothing), and
+ * n8n's store when the run starts (`execute()`: copies after a restart or at another process stop
+ * at the trigger). Why two, and why not workflow static data: docs/trigger.md.
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 

@@ -1,15 +1,7 @@
 /**
- * The store: n8n's own de-duplication store (the database table behind the Remove Duplicates
- * node), as the ledger uses it. Values are recorded per workflow and node, kept after the
- * execution, and seen by every later execution, retry and worker that shares the database.
- *
- * n8n's store reads, changes and writes one row per node without a lock. Every call from this
- * package goes through one queue, so that two executions in this process cannot interleave
- * between the read and the write and both find a value new. Across processes (queue-mode
- * workers) nothing serializes the calls: the first insert of a node's row can collide (made
- * again here), and a call of another process can write the row back without this one's values:
- * so a record that must be one process's alone is a claim (claim.ts), and records are verified
- * to have held (verify.ts). docs/ledger.md has the whole design.
+ * The store: n8n's de-duplication store (the table behind the Remove Duplicates node), one row
+ * per workflow and node, as the ledger uses it. This process's calls go through one queue; across
+ * processes nothing serializes them, hence claims and verify (docs/ledger.md, "The claim").
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
