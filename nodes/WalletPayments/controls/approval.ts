@@ -93,6 +93,10 @@ export interface MessageRow {
 
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
+/** The row's Payee Name ('' when none is set, or the operation has no such field). */
+export const readPayeeName = (context: IExecuteFunctions, itemIndex: number): string =>
+	String(context.getNodeParameter('payeeName', itemIndex, '') ?? '').trim();
+
 /** The payee's name as the request gives it: the inline account's name, else the saved beneficiary's ID. */
 export function payeeOf(body: IDataObject): string {
 	const beneficiary = (body.beneficiary ?? {}) as IDataObject;

@@ -54,9 +54,10 @@ const FINE = new Set([
 	'processing',
 ]);
 
-type Totals = Record<string, { minor: number; major: string }>;
+export type Totals = Record<string, { minor: number; major: string }>;
 
-function add(totals: Totals, money: { currency: string; minor: number }) {
+/** Adds a payment to the totals per currency, in minor units and as text. */
+export function addMoney(totals: Totals, money: { currency: string; minor: number }): void {
 	const minor = (totals[money.currency]?.minor ?? 0) + money.minor;
 	totals[money.currency] = { minor, major: majorText(minor, money.currency) };
 }
@@ -70,8 +71,8 @@ export function runSummary(rows: SummaryRow[]): IDataObject {
 		const { outcome, reason } = outcomeOf(row);
 		byOutcome[outcome] = (byOutcome[outcome] ?? 0) + 1;
 		const sentNow = row.json !== undefined && row.json.alreadySubmitted !== true;
-		if (row.money && sentNow) add(sent, row.money);
-		if (row.money && outcome === 'success') add(paid, row.money);
+		if (row.money && sentNow) addMoney(sent, row.money);
+		if (row.money && outcome === 'success') addMoney(paid, row.money);
 		if (FINE.has(outcome)) continue;
 		attention.push({
 			itemIndex: row.itemIndex,

@@ -9,7 +9,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { readApproval } from '../../controls/approval';
+import { readApproval, readPayeeName } from '../../controls/approval';
 import { type Batching, batchingOf } from '../../input/batching';
 import { runOrigin } from '../../controls/idempotency';
 import { inFlight } from '../inFlight';
@@ -105,7 +105,7 @@ export async function runGuarded(
 		const json = waited.get(itemIndex) ?? (sentResult?.ok ? sentResult.value : undefined);
 		return {
 			itemIndex,
-			payeeName: String(context.getNodeParameter('payeeName', itemIndex, '') ?? '').trim(),
+			payeeName: readPayeeName(context, itemIndex),
 			body: item?.request.body,
 			money: item?.request.money,
 			...(result.ok ? { json } : { error: String(result.errorItem.json.error ?? '') }),

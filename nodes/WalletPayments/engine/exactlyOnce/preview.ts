@@ -8,7 +8,13 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import { peekKeys, type Seen, type SentDay } from '../../../shared/ledger';
-import { type Approval, approvalMessage, fingerprintOf } from '../../controls/approval';
+import {
+	type Approval,
+	approvalMessage,
+	fingerprintOf,
+	readPayeeName,
+} from '../../controls/approval';
+import { addMoney, type Totals } from '../../output/runSummary';
 import { limitsRefusal } from '../../controls/paymentLimits';
 import { majorText } from '../../input/units';
 import { type GuardedOperation, moneyOf, prepareItem, type PreparedItem } from './prepare';
@@ -37,22 +43,17 @@ export function approvalRefusal(
 
 /** Totals per currency in minor units, and the largest payment, of the rows to send. */
 function tally(items: PreparedItem[]) {
-	const totals = new Map<string, number>();
+	const totals: Totals = {};
 	let largest: PreparedItem | undefined;
 	for (const item of items) {
 		const money = item.request.money;
 		if (!money) continue;
-		totals.set(money.currency, (totals.get(money.currency) ?? 0) + money.minor);
+		addMoney(totals, money);
 		if (!largest || money.minor > largest.request.money!.minor) largest = item;
 	}
 	const big = largest?.request.money;
 	return {
-		totals: Object.fromEntries(
-			[...totals].map(([currency, minor]) => [
-				currency,
-				{ minor, major: majorText(minor, currency) },
-			]),
-		),
+		totals,
 		largest: big
 			? {
 					itemIndex: largest!.itemIndex,
@@ -132,7 +133,7 @@ export async function previewRun(
 	const fingerprint = fingerprintOfItems(items);
 	const rows = toSend.map((item) => ({
 		itemIndex: item.itemIndex,
-		payeeName: String(context.getNodeParameter('payeeName', item.itemIndex, '') ?? '').trim(),
+		payeeName: readPayeeName(context, item.itemIndex),
 		body: item.request.body,
 		money: item.request.money,
 	}));
