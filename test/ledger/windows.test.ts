@@ -59,24 +59,25 @@ describe('window sizes', () => {
 		store.latency = () => SLOW;
 		const { ahead } = open(numbered(4000), 2); // a RUN_SHARE-th of the run: 200, more than 60
 		await sendFirst(ahead, 2 + 2 + 2 + 60 + 60);
-		expect(windowSizes()).toEqual([2, 2, 2, SLOW / STORE_MS_PER_ITEM, SLOW / STORE_MS_PER_ITEM]);
+		// The fourth window was reserved ahead, while the third's call was out: still Items per Batch.
+		expect(windowSizes()).toEqual([2, 2, 2, 2, SLOW / STORE_MS_PER_ITEM, SLOW / STORE_MS_PER_ITEM]);
 	});
 
 	test(`calls just under ${SLOW_CALL_MS} ms, or one fast call among ${SLOW_CALLS}, keep Items per Batch`, async () => {
 		store.latency = () => SLOW_CALL_MS - 1;
 		await sendFirst(open(numbered(4000), 2).ahead, 20);
-		expect(windowSizes()).toEqual(Array(10).fill(2));
+		expect(windowSizes()).toEqual(Array(11).fill(2)); // the 11th reserved ahead of the 10th
 
 		store = new StoreDouble();
 		store.latency = (_call, index) => (index === 2 ? 5 : SLOW); // the third call is fast
 		await sendFirst(open(numbered(4000), 2).ahead, 2 * 6 + 60);
-		expect(windowSizes()).toEqual([2, 2, 2, 2, 2, 2, 60]);
+		expect(windowSizes()).toEqual([2, 2, 2, 2, 2, 2, 2, 60]);
 	});
 
 	test(`capped by a ${RUN_SHARE}th of the run (never under Items per Batch)`, async () => {
 		store.latency = () => SLOW;
 		await sendFirst(open(numbered(400), 2).ahead, 2 * 3 + 20 * 2);
-		expect(windowSizes()).toEqual([2, 2, 2, 400 / RUN_SHARE, 400 / RUN_SHARE]);
+		expect(windowSizes()).toEqual([2, 2, 2, 2, 400 / RUN_SHARE, 400 / RUN_SHARE]);
 
 		store = new StoreDouble();
 		store.latency = () => SLOW;
@@ -87,7 +88,23 @@ describe('window sizes', () => {
 	test(`capped by MAX_WINDOW (${MAX_WINDOW})`, async () => {
 		store.latency = () => 600; // would ask for 1,200 items a window
 		await sendFirst(open(numbered(40_000), 2).ahead, 2 * 3 + MAX_WINDOW + 1);
-		expect(windowSizes()).toEqual([2, 2, 2, MAX_WINDOW, MAX_WINDOW]);
+		expect(windowSizes()).toEqual([2, 2, 2, 2, MAX_WINDOW]);
+	});
+
+	test('the next window is reserved while the one before is in flight, not after it', async () => {
+		store.latency = () => 50;
+		const { ahead } = open(numbered(9), 3);
+		// The first window's items ask at once, as the router starts Items per Batch of them.
+		const first = [0, 1, 2].map((i) => ahead.verdictFor(i));
+		await settled(Promise.all(first));
+		// The first three are out; the second window's call was made with them, the third's not yet.
+		await jest.advanceTimersByTimeAsync(60);
+		expect(windowSizes()).toEqual([3, 3]);
+		[0, 1, 2].forEach((i) => ahead.finished(i));
+		// The second window's items find their verdicts without waiting for a store call.
+		const second = [3, 4, 5].map((i) => ahead.verdictFor(i));
+		await jest.advanceTimersByTimeAsync(0);
+		expect(await Promise.all(second.map(isPending))).toEqual([false, false, false]);
 	});
 
 	/** The number of #sending markers each store call wrote. */
@@ -144,9 +161,11 @@ test('releaseUnsent releases the keys reserved new and never started, only those
 	ahead.finished(0); // item 1 (new) and item 2 (unknown) never start: the run stopped
 	await settled(ahead.releaseUnsent());
 	await settled(ledger.flush());
+	// Items 3 to 5, the window reserved ahead, never started either.
+	const released = (keys: string[]) => keys.flatMap((key) => [key, `${key}#accepted`, `${key}#claimed`, `${key}#sending`, `${key}#takeover`]);
 	expect(store.calls.filter((call) => call.kind === 'remove').map((call) => call.values)).toEqual([
 		['item-2#accepted'], // item 2 was asked whether it was accepted when reserved (states.test.ts)
-		['item-1', 'item-1#accepted', 'item-1#claimed', 'item-1#sending', 'item-1#takeover'],
+		released(['item-1', 'item-3', 'item-4', 'item-5']),
 	]);
 	expect(store.row()).toEqual(expect.arrayContaining(['item-0', 'item-2']));
 	expect(store.row()).not.toContain('item-1');

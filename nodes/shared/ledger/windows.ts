@@ -24,7 +24,10 @@ export const SLOW_CALL_MS = 25;
 export const SLOW_CALLS = 3;
 /** A window is at most this fraction of the run's items (1/RUN_SHARE), or Items per Batch if more. */
 export const RUN_SHARE = 20;
-/** The largest window: the most items a Retry after a crash may report with an unknown outcome. */
+/**
+ * The largest window. A window is reserved ahead of the one being sent, so a Retry after a crash
+ * may report up to a window and Items per Batch more with an unknown outcome.
+ */
 export const MAX_WINDOW = 1000;
 
 /** Queue mode: the most items one claim covers. */
@@ -185,6 +188,9 @@ export function windows(ledger: Ledger, items: LedgerItem[], inFlight: number) {
 				return takenOver.has(items[position].key) ? 'concurrent' : verdict;
 			}
 			while (reservedUpTo <= position) reserve(nextPositions(windowSize()), false);
+			// The next window is reserved while this one's requests are out, not after them: its
+			// store call then holds up no item (docs/ledger.md, "One run of a money-moving node").
+			if (reservedUpTo - position <= inFlight) reserve(nextPositions(windowSize()), false);
 			started.add(position);
 			return await verdicts.get(position)!;
 		},
