@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { fingerprintOf } from '../nodes/WalletPayments/controls/approval';
+import { differText, fingerprintOf, rowFingerprintOf, rowsDiffer } from '../nodes/WalletPayments/controls/approval';
 import { useSandbox } from './helpers/sandbox';
 import { createBeneficiary, idLocator } from './operations/wallet-support';
 
@@ -46,6 +46,33 @@ describe('the fingerprint', () => {
 		expect(fingerprintOf([a])).not.toBe(same);
 		expect(fingerprintOf([a, { ...b, body: { ...b.body, amount: 201 } }])).not.toBe(same);
 		expect(fingerprintOf([a, { ...b, key: 'INV-2' }])).not.toBe(same);
+	});
+});
+
+describe('which rows differ from the approved preview', () => {
+	const row = (itemIndex: number, key: string, amount: number) => ({ itemIndex, key, amount: `${amount}.00 KES`, rowFingerprint: rowFingerprintOf({ key, body: { amount, currency: 'KES' } }) });
+	const approved = [row(0, 'p:2026-11|row:E1', 100), row(1, 'p:2026-11|row:E2', 200), row(2, 'p:2026-11|row:E3', 300)];
+
+	test('the same rows in another order: none', () => {
+		expect(rowsDiffer(approved, [approved[2], approved[0], approved[1]])).toEqual({ changed: [], added: [], removed: [] });
+	});
+
+	test('a changed amount, an added row and a removed one, each named with its item', () => {
+		const now = [row(0, 'p:2026-11|row:E1', 100), row(1, 'p:2026-11|row:E2', 250), row(2, 'p:2026-11|row:E4', 400)];
+		const differ = rowsDiffer(approved, now);
+		expect(differ).toEqual({ changed: [{ now: now[1], approved: approved[1] }], added: [now[2]], removed: [approved[2]] });
+		expect(differText(differ)).toBe(
+			'item 1 (p:2026-11|row:E2) changed: 200.00 KES approved, 250.00 KES now; item 2 (p:2026-11|row:E4) added; p:2026-11|row:E3 removed (item 2 of the preview)',
+		);
+	});
+
+	test('a row twice in the preview and once now: one removed', () => {
+		expect(rowsDiffer([...approved, approved[0]], approved).removed).toEqual([approved[0]]);
+	});
+
+	test('many rows: the first ten named, then how many more', () => {
+		const many = Array.from({ length: 13 }, (_, i) => row(i, `k${i}`, i + 1));
+		expect(differText(rowsDiffer([], many))).toMatch(/^item 0 \(k0\) added; .*item 9 \(k9\) added; and 3 more$/);
 	});
 });
 
@@ -145,6 +172,10 @@ describe('Preview Only, then a run with the Approved Fingerprint', () => {
 		const unnamed = (await fixture.run(inline(), { items: payees })).items.at(-1)!.json;
 		expect(String(unnamed.message).split('\n').slice(1, 3)).toEqual(['1. A DOE · ••••5678 · 1,000.00 KES', '2. B LI · ••••0123 · 230.50 KES']);
 		expect(unnamed.fingerprint).toBe(summary.fingerprint);
+		// With Period and Row ID the approver sees the period too (the key is the node's own).
+		const monthly = (await fixture.run(inline({ duplicateProtection: { period: '2026-11', rowId: '={{ $json.id }}' } }), { items: payees })).items.at(-1)!.json;
+		expect([monthly.period, String(monthly.message).split('\n').slice(0, 2)]).toEqual(['2026-11', ['Payout run to approve: 2 of 2 rows to send (0 already submitted, 0 refused)', 'Period: 2026-11']]);
+		expect(summary.period).toBeUndefined();
 		expect(fixture.apiRequests().filter((r) => r.method === 'POST')).toEqual([]);
 	});
 

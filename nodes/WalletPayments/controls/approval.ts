@@ -127,6 +127,7 @@ export function approvalMessage(
 	counts: { rows: number; send: number; alreadySubmitted: number; refused: number },
 	totals: Record<string, { major: string }>,
 	fingerprint: string,
+	period?: string,
 ): { message: string; table: string } {
 	const totalText =
 		Object.entries(totals)
@@ -139,6 +140,7 @@ export function approvalMessage(
 	);
 	const message = [
 		`Payout run to approve: ${counts.send} of ${counts.rows} rows to send (${counts.alreadySubmitted} already submitted, ${counts.refused} refused)`,
+		...(period ? [`Period: ${period}`] : []),
 		...lines,
 		`Total: ${totalText}`,
 		`Fingerprint: ${fingerprint}`,
@@ -153,4 +155,54 @@ export function approvalMessage(
 		`| | Total | | ${cell(totalText)} |`,
 	].join('\n');
 	return { message, table };
+}
+
+/** One row's own fingerprint (its part of fingerprintOf): a preview row carries it. */
+export const rowFingerprintOf = (row: { key: string | null; body: IDataObject }): string =>
+	createHash('sha256').update(canonicalJson(row)).digest('hex').slice(0, 16);
+
+/** A row as the approval compares it: where it is, its key, its row fingerprint and amount. */
+export interface ComparedRow {
+	/** The item's place in the node's input (in the preview's run, or in this one). */
+	itemIndex: number;
+	key: string;
+	rowFingerprint: string;
+	amount?: string;
+}
+
+/**
+ * What differs between the approved preview's rows and these: `changed` (the same key, another
+ * request), `added` (not in the preview) and `removed` (in the preview, not here).
+ */
+export function rowsDiffer(approved: ComparedRow[], now: ComparedRow[]) {
+	const unmatched = new Map<string, ComparedRow[]>();
+	for (const row of approved)
+		unmatched.set(row.rowFingerprint, [...(unmatched.get(row.rowFingerprint) ?? []), row]);
+	const extra: ComparedRow[] = [];
+	for (const row of now) {
+		const same = unmatched.get(row.rowFingerprint);
+		if (same?.length) same.shift();
+		else extra.push(row);
+	}
+	const missing = [...unmatched.values()].flat();
+	const changed = extra.flatMap((row) => {
+		const at = missing.findIndex((old) => old.key === row.key);
+		return at < 0 ? [] : [{ now: row, approved: missing.splice(at, 1)[0] }];
+	});
+	const added = extra.filter((row) => !changed.some((pair) => pair.now === row));
+	return { changed, added, removed: missing };
+}
+
+/** The rows that differ, in words (at most `shown` of them named). */
+export function differText(differ: ReturnType<typeof rowsDiffer>, shown = 10): string {
+	const parts = [
+		...differ.changed.map(
+			({ now, approved }) =>
+				`item ${now.itemIndex} (${now.key}) changed${now.amount && approved.amount && now.amount !== approved.amount ? `: ${approved.amount} approved, ${now.amount} now` : ''}`,
+		),
+		...differ.added.map((row) => `item ${row.itemIndex} (${row.key}) added`),
+		...differ.removed.map((row) => `${row.key} removed (item ${row.itemIndex} of the preview)`),
+	];
+	const more = parts.length > shown ? `; and ${parts.length - shown} more` : '';
+	return parts.slice(0, shown).join('; ') + more;
 }

@@ -64,6 +64,8 @@ export interface GuardedOperation {
 export interface PreparedItem extends LedgerItem {
 	request: GuardedRequest;
 	reference?: string;
+	/** Duplicate Protection's Period, where the key was made from it. */
+	period?: string;
 	/** What an approval covers (controls/approval.ts): the request and the key the user gave. */
 	approved: { key: string | null; body: IDataObject };
 }
@@ -96,9 +98,13 @@ export async function prepareItem(
 	const givenReference = request.reference
 		? optionalText(request.reference.given, 'Reference', 100)
 		: undefined;
-	const userKey =
-		optionalKey(protection.idempotencyKey, 'Idempotency Key') ??
-		periodKey(protection.rowId, protection.period);
+	const givenKey = optionalKey(protection.idempotencyKey, 'Idempotency Key');
+	const userKey = givenKey ?? periodKey(protection.rowId, protection.period);
+	// The Period counts only where the node made the key from it (Idempotency Key wins).
+	const period =
+		givenKey === undefined && userKey !== undefined
+			? optionalKey(protection.period, 'Period')
+			: undefined;
 	// A reference made from a derived key is left out of what an approval covers (it changes with
 	// what started the run); one the user gave is part of the request.
 	const bodyBefore = request.body;
@@ -123,6 +129,7 @@ export async function prepareItem(
 		request,
 		key,
 		reference,
+		...(period === undefined ? {} : { period }),
 		approved,
 		allowResend: protection.allowResend === true || resendKeysOf(protection.resendKeys).has(key),
 	};

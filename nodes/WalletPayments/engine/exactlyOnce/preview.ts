@@ -4,15 +4,24 @@
  * credential's limits, looks up each key's records without keeping anything (shared/ledger
  * peek.ts), and sends nothing: one item per row, then a summary with the fingerprint.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	IPairedItemData,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { peekKeys, type Seen, type SentDay } from '../../../shared/ledger';
 import {
 	type Approval,
 	approvalMessage,
+	type ComparedRow,
+	differText,
 	fingerprintOf,
 	readPayeeName,
+	rowFingerprintOf,
+	rowsDiffer,
 } from '../../controls/approval';
 import { addMoney, type Totals } from '../../output/runSummary';
 import { limitsRefusal } from '../../controls/paymentLimits';
@@ -21,6 +30,48 @@ import { type GuardedOperation, moneyOf, prepareItem, type PreparedItem } from '
 import { sentFields, sentText } from './send';
 
 const fingerprintOfItems = (items: PreparedItem[]) => fingerprintOf(items.map((i) => i.approved));
+
+/**
+ * The rows of the preview that made `fingerprint`, when this node made it earlier in this
+ * execution (Preview Until Approved: the rows came back after the approval); else undefined.
+ */
+function approvedRows(context: IExecuteFunctions, fingerprint: string): ComparedRow[] | undefined {
+	if (typeof context.getWorkflowDataProxy !== 'function') return undefined;
+	const proxy = context.getWorkflowDataProxy(0);
+	for (let run = proxy.$thisRunIndex - 1; run >= 0; run--) {
+		let out: INodeExecutionData[];
+		try {
+			out = proxy.$items(context.getNode().name, 0, run);
+		} catch {
+			continue; // no output in that run
+		}
+		const summary = out.at(-1)?.json;
+		if (summary?.summary !== true || summary.fingerprint !== fingerprint) continue;
+		return out.flatMap((item, at) => {
+			const { rowFingerprint, idempotencyKey, amount } = item.json;
+			if (typeof rowFingerprint !== 'string') return [];
+			const paired = (item.pairedItem as IPairedItemData | undefined)?.item;
+			return [
+				{
+					itemIndex: typeof paired === 'number' ? paired : at,
+					key: String(idempotencyKey),
+					rowFingerprint,
+					...(typeof amount === 'string' ? { amount } : {}),
+				},
+			];
+		});
+	}
+	return undefined;
+}
+
+const comparedOf = (item: PreparedItem): ComparedRow => ({
+	itemIndex: item.itemIndex,
+	key: item.key,
+	rowFingerprint: rowFingerprintOf(item.approved),
+	...(item.request.money
+		? { amount: majorText(item.request.money.minor, item.request.money.currency) }
+		: {}),
+});
 
 /** The run's error when an Approved Fingerprint is set and these rows do not make it. */
 export function approvalRefusal(
@@ -31,9 +82,13 @@ export function approvalRefusal(
 	if (approval.approvedFingerprint === '') return undefined;
 	const now = fingerprintOfItems(items);
 	if (now === approval.approvedFingerprint) return undefined;
+	const approved = approvedRows(context, approval.approvedFingerprint);
+	const which = approved
+		? differText(rowsDiffer(approved, items.map(comparedOf)))
+		: 'a row was added, removed or changed since the preview';
 	return new NodeOperationError(
 		context.getNode(),
-		`Nothing was sent: these rows are not the approved ones (approved ${approval.approvedFingerprint}, these make ${now}): a row was added, removed or changed since the preview`,
+		`Nothing was sent: these rows are not the approved ones (approved ${approval.approvedFingerprint}, these make ${now}): ${which}`,
 		{
 			description:
 				'Preview these rows again and have that preview approved, or run the approved rows unchanged.',
@@ -104,6 +159,7 @@ export async function previewRun(
 				...(entry.reference === undefined ? {} : { reference: entry.reference }),
 				...(money ? { amount: majorText(money.minor, money.currency) } : {}),
 				request: entry.request.body,
+				rowFingerprint: rowFingerprintOf(entry.approved),
 			};
 			const repeat = earlier.has(entry.key);
 			earlier.add(entry.key);
@@ -131,6 +187,10 @@ export async function previewRun(
 	});
 	const totals = tally(toSend);
 	const fingerprint = fingerprintOfItems(items);
+	// The periods of the rows (Duplicate Protection → Period), for the approver to see.
+	const period = [...new Set(items.flatMap((item) => (item.period ? [item.period] : [])))].join(
+		', ',
+	);
 	const rows = toSend.map((item) => ({
 		itemIndex: item.itemIndex,
 		payeeName: readPayeeName(context, item.itemIndex),
@@ -146,8 +206,15 @@ export async function previewRun(
 		refused: counts.refused,
 		...totals,
 		...(refusal ? { refusedBy: refusal.message } : {}),
+		...(period ? { period } : {}),
 		fingerprint,
-		...approvalMessage(rows, { rows: indexes.length, ...counts }, totals.totals, fingerprint),
+		...approvalMessage(
+			rows,
+			{ rows: indexes.length, ...counts },
+			totals.totals,
+			fingerprint,
+			period,
+		),
 	};
 	out.push({ json: summary, pairedItem: indexes.map((item) => ({ item })) });
 	return out;
