@@ -30,7 +30,7 @@ import * as path from 'path';
 
 import { startSandbox, type Sandbox } from '../test/sandbox';
 import { startDemoModel } from '../test/e2e/support/demoModel';
-import { AGENT_MODEL_CREDENTIAL, loadExamples } from '../test/e2e/support/examples';
+import { AGENT_MODEL_CREDENTIAL, APPROVER_CREDENTIAL, loadExamples } from '../test/e2e/support/examples';
 import { ensureInstalled, REPO_ROOT } from '../test/e2e/support/install';
 import { N8n, PACKAGE_NAME, packPackage } from '../test/e2e/support/n8n';
 import { handleSignalsElsewhere } from '../test/e2e/support/processes';
@@ -165,6 +165,8 @@ async function main(): Promise<void> {
 			modelNote = apiKey ? `the chat model is ${url} (DEMO_OPENAI_API_KEY)` : `the chat model is the rule-based demo model on ${url} (type "help" in the chat; set DEMO_OPENAI_API_KEY for a real one)`;
 			await n8n.importCredentials([{ ...AGENT_MODEL_CREDENTIAL, type: 'openAiApi', data: { apiKey: apiKey ?? 'demo-model', url } }]);
 		}
+		// The payroll example's approval form asks for the approver's login (its Basic Auth credential).
+		if (examples.some((e) => e.forms.length > 0)) await n8n.importCredentials([APPROVER_CREDENTIAL]);
 		if (examples.length > 0) await n8n.importWorkflows(examples.map((e) => e.workflow));
 		for (const example of triggered) {
 			say(`publishing "${example.workflow.name}" (its trigger receives the sandbox's events)`);
@@ -212,7 +214,7 @@ async function main(): Promise<void> {
 				...chatUrls.map((c) => `  Chat with the agent: ${c.url}  ("${c.workflow}"; ${modelNote})`),
 				...examples
 					.filter((e) => e.forms.length > 0)
-					.map((e) => `  "${e.workflow.name}": Execute workflow, then open approveAt from Ask for Approval's output to approve or reject`),
+					.map((e) => `  "${e.workflow.name}": Execute workflow, then open approveAt from Ask for Approval's output (log in as ${APPROVER_CREDENTIAL.data.user} / ${APPROVER_CREDENTIAL.data.password}) to approve or reject`),
 				'',
 				`  Ready in ${Math.round((Date.now() - started) / 1000)} s. Ctrl-C stops n8n and the sandbox.`,
 				line,

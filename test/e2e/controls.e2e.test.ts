@@ -13,7 +13,8 @@
  *   controls[<case>]: <n> sent, <m> refused
  */
 import { describeE2E, ended, startStack, stopStack, type ApiExecution, type Stack } from './support/e2e';
-import { loadExamples } from './support/examples';
+import { APPROVER_CREDENTIAL, loadExamples } from './support/examples';
+import { outputOf, payrollDriver } from './support/payrollExample';
 import { CREDENTIAL_ID, CREDENTIAL_NAME } from './support/n8n';
 import { chain, walletNode } from './support/workflow';
 import { payeeMaker, payeeRows, payoutsPerBeneficiary, postJson, webhookNode, type Payee } from '../queue/support/queue';
@@ -103,6 +104,7 @@ describeE2E('payment limits on the credential, in n8n', () => {
 			chain(APPROVAL_ID, 'Controls: preview, then pay what was approved', [webhookNode(APPROVAL_PATH), payeeRows(), previewOrPay]),
 			PAYROLL.workflow,
 		]);
+		await n8n.importCredentials([APPROVER_CREDENTIAL]);
 		await n8n.start();
 		await n8n.publishNow(WORKFLOW_ID);
 		await n8n.publishNow(APPROVAL_ID);
@@ -183,35 +185,8 @@ describeE2E('payment limits on the credential, in n8n', () => {
 
 	describe('the example: payroll with approval (examples/payroll-with-approval.json)', () => {
 		const CLOSED_ACCOUNT = '254799000005';
-		const byName = (execution: ApiExecution, node: string, runIndex = 0) => (execution.data?.resultData.runData[node]?.[runIndex]?.data?.main[0] ?? []).map((item) => item.json);
-
-		/** "Execute workflow" in the editor, then the run once it waits for the approver. */
-		async function startPayroll(): Promise<ApiExecution> {
-			const { n8n } = stack!;
-			const started = await n8n.runManually(PAYROLL.workflow.id, { triggerToStartFrom: { name: 'When clicking ‘Execute workflow’' } });
-			const id = started.body.data?.executionId;
-			if (!id) throw new Error(`POST /rest/workflows/${PAYROLL.workflow.id}/run → ${started.status}: ${JSON.stringify(started.body)}`);
-			return await executionWith(id, ['waiting']);
-		}
-
-		async function executionWith(id: string, statuses: string[]): Promise<ApiExecution> {
-			const deadline = Date.now() + 90000;
-			for (;;) {
-				const found = await stack!.n8n.publicApi<ApiExecution>('GET', `/executions/${id}?includeData=true`);
-				if (found.status === 200 && statuses.includes(found.body.status) && ended(found.body)) return found.body;
-				if (found.status === 200 && ['error', 'crashed', 'canceled'].includes(found.body.status)) throw new Error(`Execution ${id} ended ${found.body.status}: ${JSON.stringify((found.body.data?.resultData as { error?: unknown } | undefined)?.error ?? null)}`);
-				if (Date.now() > deadline) throw new Error(`Execution ${id} is not ${statuses.join('/')}: ${found.body.status}`);
-				await sleep(300);
-			}
-		}
-
-		/** The approver's answer on the form n8n serves at the approval link (field 0: Decision). */
-		async function answer(approveAt: string, decision: 'Approve' | 'Reject'): Promise<void> {
-			const form = new FormData();
-			form.append('field-0', decision);
-			const response = await fetch(approveAt, { method: 'POST', body: form });
-			expect([response.status, decision]).toEqual([200, decision]);
-		}
+		const byName = outputOf;
+		const { start: startPayroll, executionWith, answer, page: approvalPage } = payrollDriver(() => stack!.n8n, PAYROLL.workflow.id);
 
 		const payees = () => (JSON.parse(String((PAYROLL.workflow.nodes.find((n) => n.name === 'Payees')!.parameters as { jsonOutput: string }).jsonOutput)) as { payees: Array<{ employeeId: string; name: string; phone: string; amount: number }> }).payees;
 		/** Payouts the sandbox holds to each account number (the example pays inline, by account). */
@@ -238,7 +213,7 @@ describeE2E('payment limits on the credential, in n8n', () => {
 			// The approver's page shows the preview's message: every payee by name, masked account and amount.
 			const ask = byName(waiting, 'Ask for Approval')[0];
 			expect([ask.fingerprint, ask.message]).toEqual([summary.fingerprint, summary.message]);
-			const page = await (await fetch(String(ask.approveAt))).text();
+			const page = await approvalPage(String(ask.approveAt));
 			rows.forEach((row, i) => expect(page).toContain(`${i + 1}. ${row.name} · ••••${row.phone.slice(-4)} · ${kes(row.amount)}`));
 			expect(page).toContain('Total: 5,230.50 KES');
 			expect(page).not.toContain(rows[0].phone);

@@ -2,8 +2,11 @@
 import { randomUUID } from 'crypto';
 
 import { signBody, startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
-import { N8n, type N8nOptions, type NodeRun, type WalletCredentialData } from './n8n';
+import { ended, type ApiExecution } from './executions';
+import { N8n, type N8nOptions, type WalletCredentialData } from './n8n';
 import { payPerEventWorkflow } from './workflow';
+
+export { ended, type ApiExecution } from './executions';
 
 /** e2e files run only under test/jest/e2e.config.js (its globalSetup installs n8n and packs). */
 export const describeE2E: jest.Describe = process.env.WALLET_E2E ? describe : describe.skip;
@@ -74,14 +77,6 @@ export function calls(sandbox: Sandbox): string[] {
 }
 
 /** An execution as n8n's public API lists it (with `includeData=true`). */
-export interface ApiExecution {
-	id: string;
-	status: string;
-	finished?: boolean;
-	mode?: string;
-	data?: { resultData: { runData: Record<string, NodeRun[]> } };
-}
-
 /** The sandbox's own API, called as another system would (set-ups); the answer's `data`. */
 export async function sandboxApi<T = Record<string, unknown>>(sandbox: Sandbox, method: string, path: string, body?: unknown): Promise<T> {
 	const response = await fetch(`${sandbox.url}${path}`, {
@@ -120,14 +115,6 @@ export async function newPayeeEvent(sandbox: Sandbox, n: number): Promise<PayeeE
 	return { body, eventId, beneficiaryId: beneficiary.id };
 }
 
-/**
- * Whether an execution (read with its data) has ended and can be read whole: n8n 1.x marks a
- * successful run ended a moment before its data can be read.
- */
-export function ended(execution: ApiExecution): boolean {
-	if (execution.status === 'running' || execution.status === 'new') return false;
-	return execution.status !== 'success' || execution.data !== undefined;
-}
 
 /** Every execution of a workflow (all pages of the public API), oldest first, with its data. */
 export async function executionsOf(n8n: N8n, workflowId: string): Promise<ApiExecution[]> {

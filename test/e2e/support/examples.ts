@@ -13,6 +13,15 @@ import { CREDENTIAL_TYPE, WALLET_NODE_TYPE, WALLET_TOOL_TYPE, WALLET_TRIGGER_TYP
 /** n8n's Chat Trigger: an example it starts runs from a chat (published), not with `n8n execute`. */
 export const CHAT_TRIGGER_TYPE = '@n8n/n8n-nodes-langchain.chatTrigger';
 
+/**
+ * The Basic Auth credential the payroll example's approval form asks for (Wait for Approval), and
+ * the login the demo and the tests give it: only who has it can approve.
+ */
+export const APPROVER_CREDENTIAL = { id: 'WalletApprover01', name: 'Payroll approver', type: 'httpBasicAuth', data: { user: 'approver', password: 'approve-payroll' } };
+
+/** The approver's Authorization header (APPROVER_CREDENTIAL's login). */
+export const approverLogin = () => `Basic ${Buffer.from(`${APPROVER_CREDENTIAL.data.user}:${APPROVER_CREDENTIAL.data.password}`).toString('base64')}`;
+
 /** The OpenAI credential the agent example's chat model names (its Base URL can point anywhere). */
 export const AGENT_MODEL_CREDENTIAL = { id: 'WalletAgentModel', name: 'OpenAI (or any OpenAI-compatible server)' };
 

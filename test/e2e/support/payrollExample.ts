@@ -1,0 +1,55 @@
+/**
+ * Driving the payroll example (examples/payroll-with-approval.json) as its user does: Execute
+ * workflow in the editor, the run waiting on the approver's form, the approver's answer, and the
+ * nodes' outputs read from the finished execution.
+ */
+import { ended, type ApiExecution } from './executions';
+import { approverLogin } from './examples';
+import type { N8n } from './n8n';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A node's output items (main output 0) in one of its runs. */
+export const outputOf = (execution: ApiExecution, node: string, runIndex = 0) =>
+	(execution.data?.resultData.runData[node]?.[runIndex]?.data?.main[0] ?? []).map((item) => item.json);
+
+export function payrollDriver(n8n: () => N8n, workflowId: string) {
+	/** The execution once it has one of `statuses` (and its data); an error or crash fails. */
+	async function executionWith(id: string, statuses: string[]): Promise<ApiExecution> {
+		const deadline = Date.now() + 90000;
+		for (;;) {
+			const found = await n8n().publicApi<ApiExecution>('GET', `/executions/${id}?includeData=true`);
+			if (found.status === 200 && statuses.includes(found.body.status) && ended(found.body)) return found.body;
+			if (found.status === 200 && !statuses.includes(found.body.status) && ['error', 'crashed', 'canceled'].includes(found.body.status))
+				throw new Error(`Execution ${id} ended ${found.body.status}: ${JSON.stringify((found.body.data?.resultData as { error?: unknown } | undefined)?.error ?? null)}`);
+			if (Date.now() > deadline) throw new Error(`Execution ${id} is not ${statuses.join('/')}: ${found.body.status}`);
+			await sleep(300);
+		}
+	}
+
+	return {
+		executionWith,
+		/** "Execute workflow" in the editor, then the run once it waits for the approver. */
+		async start(): Promise<ApiExecution> {
+			const started = await n8n().runManually(workflowId, { triggerToStartFrom: { name: 'When clicking ‘Execute workflow’' } });
+			const id = started.body.data?.executionId;
+			if (!id) throw new Error(`POST /rest/workflows/${workflowId}/run → ${started.status}: ${JSON.stringify(started.body)}`);
+			return await executionWith(id, ['waiting']);
+		},
+		/**
+		 * The approver's answer on the form n8n serves at the approval link (field 0: Decision),
+		 * logged in as the approver (the Wait node's Basic Auth), or as `login` says; its status.
+		 */
+		async answer(approveAt: string, decision: 'Approve' | 'Reject', login: string | null = approverLogin()): Promise<number> {
+			const form = new FormData();
+			form.append('field-0', decision);
+			const response = await fetch(approveAt, { method: 'POST', body: form, headers: login ? { authorization: login } : {} });
+			if (login === approverLogin() && response.status !== 200) throw new Error(`${decision} at ${approveAt} → ${response.status}`);
+			return response.status;
+		},
+		/** The approval page as the approver sees it. */
+		async page(approveAt: string): Promise<string> {
+			return await (await fetch(approveAt, { headers: { authorization: approverLogin() } })).text();
+		},
+	};
+}
