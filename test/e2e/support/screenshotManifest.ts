@@ -39,6 +39,8 @@ export const SHOT_EXAMPLES: Record<string, string | null> = {
 	'example-card-freeze-rule': 'card-freeze-rule.json',
 	'example-agent-payouts-with-review': 'agent-payouts-with-review.json',
 	'agent-review-in-chat': 'agent-payouts-with-review.json',
+	'payroll-approval-form': 'payroll-with-approval.json',
+	'payroll-reconciliation-csv': 'payroll-with-approval.json',
 };
 
 export interface ManifestEntry {

@@ -1,0 +1,114 @@
+/**
+ * The payroll example's pictures for the README's quick start: the approval form as the approver
+ * sees it (logged in), and the reconciliation CSV once every payout is final. Both come from one
+ * run of the example, started from the editor's Execute workflow (n8n's REST call for it).
+ */
+import type { ApiExecution } from '../../test/e2e/support/executions';
+import { approverLogin } from '../../test/e2e/support/examples';
+import type { N8n } from '../../test/e2e/support/n8n';
+import { outputOf, payrollDriver } from '../../test/e2e/support/payrollExample';
+import { HEIGHT, sleep } from './browser';
+import type { Shot } from './views';
+
+export const PAYROLL_WORKFLOW_ID = 'WalletExPayApprv';
+
+/** A CSV as rows of cells (quoted cells may hold commas, quotes and line breaks). */
+export function parseCsv(text: string): string[][] {
+	const rows: string[][] = [[]];
+	let cell = '';
+	let quoted = false;
+	for (let at = 0; at < text.length; at++) {
+		const char = text[at];
+		if (quoted) {
+			if (char === '"' && text[at + 1] === '"') cell += text[++at];
+			else if (char === '"') quoted = false;
+			else cell += char;
+		} else if (char === '"') quoted = true;
+		else if (char === ',' || char === '\n') {
+			rows.at(-1)!.push(cell.replace(/\r$/, ''));
+			cell = '';
+			if (char === '\n') rows.push([]);
+		} else cell += char;
+	}
+	if (cell !== '' || rows.at(-1)!.length > 0) rows.at(-1)!.push(cell);
+	return rows.filter((row) => row.length > 1 || row[0] !== '');
+}
+
+const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+
+/**
+ * The CSV as a spreadsheet shows it, one cell per field, its columns in groups of
+ * `perGroup` under one another so that the picture stays readable (each group starts with the
+ * file's first column, so that every line can be told apart).
+ */
+function csvPage(fileName: string, csv: string, perGroup = 9): string {
+	const [head, ...rows] = parseCsv(csv);
+	const line = (cells: string[], tag: string) => `<tr>${cells.map((c) => `<${tag}>${escape(c)}</${tag}>`).join('')}</tr>`;
+	const groups: number[][] = [];
+	for (let at = 1; at < head.length; at += perGroup - 1) groups.push([0, ...head.slice(at, at + perGroup - 1).map((_, i) => at + i)]);
+	const table = (columns: number[]) =>
+		`<table>${line(columns.map((c) => head[c]), 'th')}${rows.map((row) => line(columns.map((c) => row[c] ?? ''), 'td')).join('')}</table>`;
+	const style =
+		'body{font:14px system-ui,sans-serif;margin:16px;background:#fff;display:inline-block}h1{font-size:16px;margin:0 0 10px}' +
+		'table{border-collapse:collapse;margin-bottom:14px}td,th{border:1px solid #c8c8c8;padding:4px 8px;white-space:nowrap}th{background:#eef1f4;text-align:left}';
+	return `<!doctype html><meta charset="utf-8"><style>${style}</style><div id="csv"><h1>${escape(fileName)}: ${rows.length} lines, ${head.length} columns</h1>${groups.map(table).join('')}</div>`;
+}
+
+/** The CSV file Reconciliation CSV made in a finished run: its name and text. */
+async function csvOf(n8n: N8n, done: ApiExecution): Promise<{ fileName: string; text: string }> {
+	const item = done.data?.resultData.runData['Reconciliation CSV']?.[0]?.data?.main[0]?.[0] as
+		| { binary?: { data?: { fileName?: string; data?: string; id?: string } } }
+		| undefined;
+	const file = item?.binary?.data;
+	if (!file) throw new Error('Reconciliation CSV made no file');
+	const fileName = file.fileName ?? 'payroll.csv';
+	// Kept in the execution (n8n's default binary mode), or in n8n's binary data store.
+	if (file.data && !file.id) return { fileName, text: Buffer.from(file.data, 'base64').toString('utf8') };
+	const response = await n8n.rest<string>('GET', `/binary-data?id=${encodeURIComponent(String(file.id))}&action=download`);
+	if (response.status !== 200) throw new Error(`GET /rest/binary-data → ${response.status}`);
+	return { fileName, text: typeof response.body === 'string' ? response.body : JSON.stringify(response.body) };
+}
+
+export function payrollShots(n8n: N8n): Shot[] {
+	const driver = payrollDriver(() => n8n, PAYROLL_WORKFLOW_ID);
+	/** One run of the example waiting for the approver: started once, shared by both pictures. */
+	let waiting: Promise<ApiExecution> | undefined;
+	const approveAt = async () => String(outputOf(await (waiting ??= driver.start()), 'Ask for Approval')[0].approveAt);
+	return [
+		{
+			name: 'payroll-approval-form',
+			async take(editor, file) {
+				const link = new URL(await approveAt());
+				await editor.viewport(HEIGHT);
+				await editor.sendHeaders({ authorization: approverLogin() });
+				try {
+					await editor.open(`${link.pathname}${link.search}`);
+					await editor.waitFor(`document.body.innerText.includes('Approve payroll 2026-11') && document.body.innerText.includes('Total:')`, 'the approval form');
+					await sleep(500);
+					await editor.capture(file);
+				} finally {
+					await editor.sendHeaders({});
+				}
+			},
+		},
+		{
+			name: 'payroll-reconciliation-csv',
+			async take(editor, file) {
+				const id = (await (waiting ??= driver.start())).id;
+				await driver.answer(await approveAt(), 'Approve');
+				// The sandbox settles the payouts a few seconds after they are sent; Pay waits for them.
+				const done = await driver.executionWith(id, ['success']);
+				const { fileName, text } = await csvOf(n8n, done);
+				await editor.viewport(HEIGHT);
+				await editor.openUrl(`data:text/html;charset=utf-8,${encodeURIComponent(csvPage(fileName, text))}`);
+				await editor.waitFor(`document.querySelectorAll('#csv tr').length >= 4`, 'the CSV as tables');
+				const box = await editor.evaluate<{ width: number; height: number }>(
+					`(() => { const b = document.querySelector('#csv').getBoundingClientRect(); return { width: Math.ceil(b.right + 16), height: Math.ceil(b.bottom + 16) }; })()`,
+				);
+				// As wide and tall as the table: one line per payee, every column.
+				await editor.viewport(box.height, 1, box.width);
+				await editor.capture(file);
+			},
+		},
+	];
+}
