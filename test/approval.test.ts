@@ -175,6 +175,7 @@ describe('Preview Only, then a run with the Approved Fingerprint', () => {
 		// With Period and Row ID the approver sees the period too (the key is the node's own).
 		const monthly = (await fixture.run(inline({ duplicateProtection: { period: '2026-11', rowId: '={{ $json.id }}' } }), { items: payees })).items.at(-1)!.json;
 		expect([monthly.period, String(monthly.message).split('\n').slice(0, 2)]).toEqual(['2026-11', ['Payout run to approve: 2 of 2 rows to send (0 already submitted, 0 refused)', 'Period: 2026-11']]);
+		expect(String(monthly.table).split('\n').slice(0, 3)).toEqual(['Period: 2026-11', '', '| # | Payee | Account | Amount |']);
 		expect(summary.period).toBeUndefined();
 		expect(fixture.apiRequests().filter((r) => r.method === 'POST')).toEqual([]);
 	});

@@ -146,6 +146,7 @@ export function approvalMessage(
 		`Fingerprint: ${fingerprint}`,
 	].join('\n');
 	const table = [
+		...(period ? [`Period: ${period}`, ''] : []),
 		'| # | Payee | Account | Amount |',
 		'| --- | --- | --- | --- |',
 		...rows.map(
