@@ -7,27 +7,14 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { differText, fingerprintOf, rowFingerprintOf, rowsDiffer } from '../nodes/WalletPayments/controls/approval';
 import { useSandbox } from './helpers/sandbox';
-import { createBeneficiary, idLocator } from './operations/wallet-support';
+import { createBeneficiary, payoutToSaved } from './operations/wallet-support';
 
 const fixture = useSandbox();
 
 const posts = () => fixture.apiRequests().filter((r) => r.method === 'POST' && r.path.includes('/payout/'));
 
-function payRows(beneficiaryId: string, extra: INodeParameters = {}): INodeParameters {
-	return {
-		resource: 'payout',
-		operation: 'initiate',
-		amountUnit: 'major',
-		amount: '={{ $json.amount }}',
-		sourceWalletCurrency: 'USD',
-		customerEmail: 'ann@example.com',
-		description: '={{ $json.invoice }}',
-		beneficiaryMode: 'id',
-		beneficiaryId: idLocator(beneficiaryId),
-		duplicateProtection: { idempotencyKey: '={{ $json.invoice }}' },
-		...extra,
-	};
-}
+const payRows = (beneficiaryId: string, extra: INodeParameters = {}): INodeParameters =>
+	payoutToSaved(beneficiaryId, { description: '={{ $json.invoice }}', duplicateProtection: { idempotencyKey: '={{ $json.invoice }}' }, ...extra });
 
 const rows = [
 	{ invoice: 'INV-21', amount: '100' },

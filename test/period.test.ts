@@ -7,26 +7,14 @@ import type { IDataObject, INodeParameters, IRun } from 'n8n-workflow';
 
 import { periodKey, resendKeysOf } from '../nodes/WalletPayments/controls/idempotency';
 import { useSandbox } from './helpers/sandbox';
-import { createBeneficiary, idLocator } from './operations/wallet-support';
+import { createBeneficiary, payoutToSaved } from './operations/wallet-support';
 
 const fixture = useSandbox();
 
 const posts = () => fixture.apiRequests().filter((r) => r.method === 'POST' && r.path.includes('/payout/'));
 
-function payroll(beneficiaryId: string, protection: INodeParameters = { rowId: '={{ $json.employeeId }}', period: '={{ $json.period }}' }): INodeParameters {
-	return {
-		resource: 'payout',
-		operation: 'initiate',
-		amountUnit: 'major',
-		amount: '={{ $json.amount }}',
-		sourceWalletCurrency: 'USD',
-		customerEmail: 'ann@example.com',
-		description: 'Payroll',
-		beneficiaryMode: 'id',
-		beneficiaryId: idLocator(beneficiaryId),
-		duplicateProtection: protection,
-	};
-}
+const payroll = (beneficiaryId: string, protection: INodeParameters = { rowId: '={{ $json.employeeId }}', period: '={{ $json.period }}' }): INodeParameters =>
+	payoutToSaved(beneficiaryId, { description: 'Payroll', duplicateProtection: protection });
 
 const rows = (period: string, amounts = ['100', '250']) => amounts.map((amount, i) => ({ employeeId: `EMP-${i + 1}`, amount, period }));
 const hintsOf = (run: IRun) => Object.values(run.data.resultData.runData).flatMap((runs) => runs.flatMap((r) => r.hints ?? []));

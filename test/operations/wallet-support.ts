@@ -70,6 +70,17 @@ export function payoutInitiate(overrides: INodeParameters = {}): INodeParameters
 	};
 }
 
+/** Payout → Initiate to a saved beneficiary, each item's `amount` in major units, with `overrides`. */
+export function payoutToSaved(beneficiaryId: string, overrides: INodeParameters = {}): INodeParameters {
+	return payoutInitiate({
+		amountUnit: 'major',
+		amount: '={{ $json.amount }}',
+		beneficiaryMode: 'id',
+		beneficiaryId: idLocator(beneficiaryId),
+		...overrides,
+	});
+}
+
 /** A v2 payout to a fresh saved beneficiary, initiated through the API (for set-ups). */
 export async function initiatePayout(
 	fixture: SandboxFixture,
