@@ -34,7 +34,7 @@ class InMemoryDeduplicator implements IDataDeduplicator {
 		if (options.mode !== 'entries') throw new Error('Only mode "entries" is kept in memory');
 		// The capacity probe (once per process and row) is stored like any call but not counted.
 		const probe = isProbe(items);
-		if (!probe) callSizes.push(items.length);
+		if (!probe) recorded.push(items.map(String));
 		if (callDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, callDelayMs));
 		const key = rowKey(scope, contextData);
 		const row = rows.get(key) ?? [];
@@ -93,20 +93,20 @@ export function clearProcessedData(): void {
 	afterCall = undefined;
 	everyCall = undefined;
 	callDelayMs = 0;
-	callSizes.length = 0;
+	recorded.length = 0;
 }
 
 let callDelayMs = 0;
-const callSizes: number[] = [];
+const recorded: string[][] = [];
 
 /** Makes every record call take `ms` longer (a large row, or a busy database). */
 export function slowRecordCalls(ms: number): void {
 	callDelayMs = ms;
 }
 
-/** How many values each record call since the last clear carried, in order. */
-export function recordCallSizes(): number[] {
-	return [...callSizes];
+/** The values each record call since the last clear carried, in order. */
+export function recordCalls(): string[][] {
+	return recorded.map((values) => [...values]);
 }
 
 /** The recorded values of one node of one workflow (for assertions). */
