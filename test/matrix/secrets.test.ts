@@ -96,8 +96,11 @@ function cardSecrets(f: SandboxFixture): CardSecrets[] {
 		.map((card) => ({ number: String(card.cardNumber), cvv: String(card.cvv2) }));
 }
 
-/** The JSON keys of HTTP statuses in errors and outputs: three digits that are never a CVV. */
-const STATUS_KEYS = 'httpCode|statusCode|status|code';
+/**
+ * JSON keys whose three digits are never a CVV: HTTP statuses in errors and outputs, and a swap
+ * quote's lifetime in seconds (the sandbox's is "250", which a card's random CVV can equal).
+ */
+const NOT_CVV_KEYS = 'httpCode|statusCode|status|code|expirationInSec';
 
 /** Where a secret shows in the texts, as "label: text excerpt"; empty when nowhere. */
 function findings(scan: Scan, cards: CardSecrets[]): string[] {
@@ -110,7 +113,7 @@ function findings(scan: Scan, cards: CardSecrets[]): string[] {
 			if (text.includes(card.number)) found.push(`${scan.label}: card number …${card.number.slice(-4)}`);
 			// A CVV is three digits: look for it as a value (a JSON string, or labelled), not any
 			// "123", and not an HTTP status that happens to have the same digits ("httpCode":"401").
-			const cvvAsValue = new RegExp(`(?<!"(?:${STATUS_KEYS})"\\s*:\\s*)"${card.cvv}"|\\b(cvv2?|cvc)\\b\\W{0,4}${card.cvv}(?!\\d)`, 'i');
+			const cvvAsValue = new RegExp(`(?<!"(?:${NOT_CVV_KEYS})"\\s*:\\s*)"${card.cvv}"|\\b(cvv2?|cvc)\\b\\W{0,4}${card.cvv}(?!\\d)`, 'i');
 			const match = cvvAsValue.exec(text);
 			if (match) found.push(`${scan.label}: a CVV, in …${text.slice(Math.max(0, match.index - 40), match.index + 40)}…`);
 		}
