@@ -7,6 +7,10 @@
  *
  * 1. The same list posted twice at the same moment: every payee paid once.
  * 2. The same list once more: nothing sent, every row `already submitted`.
+ * 3. A run that stops at a row the service refuses leaves none of its rows claimed and unsent
+ *    (issue #44, point 3): the same rows posted again send every row the first run did not,
+ *    at once, where a row left claimed would come out `unknown` (and only a Retry, after the
+ *    takeover wait, would send it).
  *
  *   defaults[one process, credential as created]: …
  */
@@ -24,6 +28,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describeE2E('one n8n process, the credential as a user creates it', () => {
 	let stack: Stack | undefined;
 	let payees: Payee[] = [];
+	let newPayees: (count: number) => Promise<Payee[]>;
 	const lines: string[] = [];
 
 	/** The workflow's executions with their data, once `count` of them have finished. */
@@ -49,7 +54,8 @@ describeE2E('one n8n process, the credential as a user creates it', () => {
 		await n8n.start();
 		await n8n.publishNow(WORKFLOW_ID);
 		await n8n.waitForPublishedWebhook(PATH);
-		payees = await payeeMaker(sandbox)(PAYEES);
+		newPayees = payeeMaker(sandbox);
+		payees = await newPayees(PAYEES);
 	});
 
 	afterAll(async () => {
@@ -83,5 +89,29 @@ describeE2E('one n8n process, the credential as a user creates it', () => {
 		expect(latest.status).toBe('success');
 		expect(out.map((j) => j.alreadySubmitted)).toEqual(payees.map(() => true));
 		expect(paidTimes(sandbox, payees.map((p) => p.beneficiaryId))).toEqual({ 1: PAYEES });
+	});
+
+	test('a run stopped by a refused row leaves nothing claimed and unsent: the same rows again send the rest at once', async () => {
+		const { n8n, sandbox } = stack!;
+		const runsBefore = (await finished(0)).length;
+		const rows = await newPayees(30);
+		const ids = rows.map((p) => p.beneficiaryId);
+		// The 12th payout the service sees is refused: the run stops there, its rows all claimed.
+		sandbox.injectFailure({ method: 'POST', path: '/api/v2/wallets/payout/initialize', status: 400, skip: 11 });
+		expect(await postJson(`${n8n.baseUrl}/webhook/${PATH}`, { payees: rows })).toBe(200);
+		const [failed] = await finished(runsBefore + 1);
+		const paidFirst = paidTimes(sandbox, ids);
+		expect([failed.status, paidFirst['0'] > 0]).toEqual(['error', true]);
+		const started = Date.now();
+		expect(await postJson(`${n8n.baseUrl}/webhook/${PATH}`, { payees: rows })).toBe(200);
+		const [again] = await finished(runsBefore + 2);
+		const out = payOutput(again);
+		lines.push(
+			`defaults[one process, credential as created, a run stopped at a refused row, then the same rows]: ${JSON.stringify({ first: paidFirst, then: { status: again.status, sent: out.filter((j) => !j.alreadySubmitted).length, outcomes: out.filter((j) => j.alreadySubmitted).map((j) => j.outcome), seconds: Math.round((Date.now() - started) / 100) / 10 } })}`,
+		);
+		expect(again.status).toBe('success');
+		// Every row the first run sent is already submitted and accepted; none is unknown.
+		expect(out.filter((j) => j.alreadySubmitted).map((j) => j.outcome)).toEqual(Array(paidFirst['1']).fill('accepted'));
+		expect(paidTimes(sandbox, ids)).toEqual({ 1: 30 });
 	});
 });
