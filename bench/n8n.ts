@@ -7,16 +7,16 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 
-import type { RecordedRequest, SelfSignedCertificate } from '../test/sandbox';
+import type { RecordedRequest, SelfSignedCertificate } from '../tooling/sandbox';
 import { log, quiet, type BenchState } from './figures';
 import { rawRound } from './raw';
 import { newTransaction, serviceStats, type Endpoint, type EndpointKey, type ServiceStats } from './sandboxes';
 import { GETS, JITTER, LARGE, LINK_GETS, PAYOUTS, ROOT, SLOW_MS, SMALL, SWEEP, type Settings } from './settings';
 
 export type E2E = {
-	install: typeof import('../test/e2e/support/install');
-	n8n: typeof import('../test/e2e/support/n8n');
-	workflow: typeof import('../test/e2e/support/workflow');
+	install: typeof import('../tooling/n8n/install');
+	n8n: typeof import('../tooling/n8n/n8n');
+	workflow: typeof import('../tooling/n8n/workflow');
 };
 
 export function e2eAvailable(): boolean {
@@ -29,14 +29,14 @@ export function e2eAvailable(): boolean {
 
 export async function loadE2E(): Promise<E2E> {
 	return {
-		install: await import('../test/e2e/support/install'),
-		n8n: await import('../test/e2e/support/n8n'),
-		workflow: await import('../test/e2e/support/workflow'),
+		install: await import('../tooling/n8n/install'),
+		n8n: await import('../tooling/n8n/n8n'),
+		workflow: await import('../tooling/n8n/workflow'),
 	};
 }
 
-export type WorkflowNode = import('../test/e2e/support/workflow').WorkflowNode;
-export type WorkflowJson = import('../test/e2e/support/n8n').WorkflowJson;
+export type WorkflowNode = import('../tooling/n8n/workflow').WorkflowNode;
+export type WorkflowJson = import('../tooling/n8n/n8n').WorkflowJson;
 export type OutputItem = { json: Record<string, unknown>; pairedItem?: unknown };
 
 interface Measured {

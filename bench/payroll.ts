@@ -9,8 +9,8 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 
-import { startSandbox, type SandboxOptions } from '../test/sandbox';
-import type { PayoutRecord } from '../test/sandbox/state';
+import { startSandbox, type SandboxOptions } from '../tooling/sandbox';
+import type { PayoutRecord } from '../tooling/sandbox/state';
 import { log, quiet, round, type BenchState } from './figures';
 import { measuredN8n, type E2E, type OutputItem, type WorkflowJson, type WorkflowNode } from './n8n';
 import { gitState } from './package';
@@ -184,7 +184,7 @@ export async function payrollFigures(state: BenchState, e2e: E2E, workDir: strin
 				const began = Date.now();
 				const cli = await n8n.cli(['execute', `--id=${workflow.id}`, '--rawOutput'], { timeoutMs: PAYROLL_EXECUTE_TIMEOUT_MS });
 				const wallMs = Date.now() - began;
-				let result: import('../test/e2e/support/n8n').ExecutionResult;
+				let result: import('../tooling/n8n/n8n').ExecutionResult;
 				try {
 					result = e2e.n8n.extractExecutionJson(cli.stdout);
 				} catch (error) {
@@ -193,7 +193,7 @@ export async function payrollFigures(state: BenchState, e2e: E2E, workDir: strin
 				if (result.status !== 'success') {
 					throw new Error(`${what}: the execution ended "${result.status}": ${JSON.stringify(result.data.resultData.error ?? null).slice(0, 2000)}`);
 				}
-				const nodeRun = result.data.resultData.runData.Pay?.[0] as (import('../test/e2e/support/n8n').NodeRun & { executionTime: number }) | undefined;
+				const nodeRun = result.data.resultData.runData.Pay?.[0] as (import('../tooling/n8n/n8n').NodeRun & { executionTime: number }) | undefined;
 				if (!nodeRun) throw new Error(`${what}: the Pay node did not run`);
 				const items = e2e.n8n.nodeItems(result, 'Pay') as OutputItem[];
 				if (items.length !== v.n) throw new Error(`${what}: ${items.length} output items, expected ${v.n}`);

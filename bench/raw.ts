@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'child_process';
 import * as path from 'path';
 
-import type { Sandbox } from '../test/sandbox';
+import type { Sandbox } from '../tooling/sandbox';
 import { log, median, quiet, type BenchState, type RawResult } from './figures';
 import { newTransaction, notWarmUp, serviceStats, type Endpoint, type EndpointKey } from './sandboxes';
 import { GETS, LARGE, LINK_GETS, ROOT, SMALL } from './settings';

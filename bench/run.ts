@@ -71,7 +71,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 
-import { selfSignedCertificate, startSandbox, type SandboxOptions, type SelfSignedCertificate } from '../test/sandbox';
+import { selfSignedCertificate, startSandbox, type SandboxOptions, type SelfSignedCertificate } from '../tooling/sandbox';
 import { isPayroll, loadSummary, log, newBenchState, overThresholdNames, quiet, round, type BenchState, type Figure } from './figures';
 import { startLink, type Link } from './link';
 import { e2eAvailable, loadE2E, n8nFigures, type N8nResults } from './n8n';

@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import http from 'http';
 import https from 'https';
 
-import type { RecordedRequest, Sandbox } from '../test/sandbox';
+import type { RecordedRequest, Sandbox } from '../tooling/sandbox';
 
 export type EndpointKey = 'fast' | 'fast1k' | 'slow' | 'slow1k' | 'jitter' | 'pay' | 'settle' | 'tls' | 'link' | 'payFast' | 'paySlow';
 

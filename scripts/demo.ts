@@ -10,7 +10,7 @@
  *  4. imports the credential (pointing at the sandbox) and every workflow in examples/*.json,
  *     publishes the ones that start with a Wallet Payments Trigger or a Chat Trigger (the AI agent
  *     example: its OpenAI credential gets DEMO_OPENAI_API_KEY and DEMO_OPENAI_BASE_URL when set,
- *     otherwise it points at a local rule-based demo model, test/e2e/support/demoModel.ts);
+ *     otherwise it points at a local rule-based demo model, tooling/demo/demoModel.ts);
  *  5. starts n8n on http://127.0.0.1:5678 with an owner account, checks that Settings →
  *     Community Nodes lists the package (GET /rest/community-packages), and prints how to log in.
  * Ctrl-C stops n8n and the sandbox and removes the demo folder.
@@ -28,14 +28,14 @@ import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
 
-import { startSandbox, type Sandbox } from '../test/sandbox';
-import { startDemoModel } from '../test/e2e/support/demoModel';
-import { AGENT_MODEL_CREDENTIAL, APPROVER_CREDENTIAL, loadExamples } from '../test/e2e/support/examples';
-import { ensureInstalled, REPO_ROOT } from '../test/e2e/support/install';
-import { N8n, PACKAGE_NAME, packPackage } from '../test/e2e/support/n8n';
-import { handleSignalsElsewhere } from '../test/e2e/support/processes';
-import { startRelay, type Relay } from '../test/e2e/support/relay';
-import type { ScriptedModel } from '../test/e2e/support/scriptedModel';
+import { startSandbox, type Sandbox } from '../tooling/sandbox';
+import { startDemoModel } from '../tooling/demo/demoModel';
+import { AGENT_MODEL_CREDENTIAL, APPROVER_CREDENTIAL, loadExamples } from '../tooling/demo/examples';
+import { ensureInstalled, REPO_ROOT } from '../tooling/n8n/install';
+import { N8n, PACKAGE_NAME, packPackage } from '../tooling/n8n/n8n';
+import { handleSignalsElsewhere } from '../tooling/n8n/processes';
+import { startRelay, type Relay } from '../tooling/n8n/relay';
+import type { ScriptedModel } from '../tooling/demo/scriptedModel';
 
 const N8N_PORT = Number(process.env.DEMO_N8N_PORT ?? 5678);
 const SANDBOX_PORT = Number(process.env.DEMO_SANDBOX_PORT ?? 4010);

@@ -1,5 +1,5 @@
 /**
- * ESLint for the code that is not shipped: test/, scripts/ and bench/ (each has an
+ * ESLint for the code that is not shipped: test/, scripts/, bench/ and tooling/ (each has an
  * eslint.config.mjs that re-exports this). `npm run lint` (scripts/lint.mjs) runs `n8n-node lint`
  * with ESLint's config lookup from the linted file, so these folders use this config while
  * nodes/, credentials/ and package.json get n8n's own config (the root eslint.config.mjs, kept

@@ -5,7 +5,7 @@
  * - nodes/, credentials/ and package.json are linted with n8n's default config: the root
  *   eslint.config.mjs is n8n's template, and strict mode (`"n8n": { "strict": true }`) makes the
  *   CLI fail when it differs.
- * - test/, scripts/ and bench/ are tooling, not shipped code: each has an eslint.config.mjs with
+ * - test/, scripts/, bench/ and tooling/ are not shipped code: each has an eslint.config.mjs with
  *   scoped overrides (scripts/eslint-tooling.mjs). ESLint uses them because this sets
  *   ESLINT_FLAGS=unstable_config_lookup_from_file (the config nearest to each file applies; the
  *   flag exists in the eslint 9.29.0 that the CLI pins).
@@ -21,7 +21,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const ALLOWED_CONFIGS = new Set(['eslint.config.mjs', 'test/eslint.config.mjs', 'scripts/eslint.config.mjs', 'bench/eslint.config.mjs']);
+const ALLOWED_CONFIGS = new Set(['eslint.config.mjs', 'test/eslint.config.mjs', 'scripts/eslint.config.mjs', 'bench/eslint.config.mjs', 'tooling/eslint.config.mjs']);
 const SKIP = new Set(['node_modules', 'dist', '.git']);
 
 function eslintConfigs(dir = ROOT, found = []) {
@@ -38,7 +38,7 @@ const unexpected = eslintConfigs().filter((file) => !ALLOWED_CONFIGS.has(file));
 if (unexpected.length > 0) {
 	console.error(
 		`lint: unexpected ESLint config file(s): ${unexpected.join(', ')}\n` +
-			'Only the root eslint.config.mjs (n8n\'s default) and those of test/, scripts/ and bench/ may exist: ' +
+			'Only the root eslint.config.mjs (n8n\'s default) and those of test/, scripts/, bench/ and tooling/ may exist: ' +
 			'a config elsewhere would change the rules for code that ships.',
 	);
 	process.exit(1);

@@ -1,10 +1,10 @@
 /**
- * The demo's rule-based chat model (test/e2e/support/demoModel.ts): asked to pay a beneficiary, it
+ * The demo's rule-based chat model (tooling/demo/demoModel.ts): asked to pay a beneficiary, it
  * reads the beneficiaries first and proposes the payout with the payee's name and account ending
  * as the list shows them, so the review shows a name and the node's Payee Check holds it.
  */
-import { demoAnswer } from './e2e/support/demoModel';
-import type { ChatMessage, ChatRequest } from './e2e/support/scriptedModel';
+import { demoAnswer } from '../tooling/demo/demoModel';
+import type { ChatMessage, ChatRequest } from '../tooling/demo/scriptedModel';
 
 const request = (messages: ChatMessage[]): ChatRequest => ({ model: 'demo', messages });
 const user = (content: string): ChatMessage => ({ role: 'user', content });

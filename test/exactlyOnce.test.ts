@@ -18,7 +18,7 @@ import { WalletPayments } from '../nodes/WalletPayments/WalletPayments.node';
 import { REFERENCE_HINT } from '../nodes/WalletPayments/controls/idempotency';
 import { useSandbox, type SandboxFixture } from './helpers/sandbox';
 import type { RunResult } from './helpers/runNode';
-import type { ReferenceMode } from './sandbox';
+import type { ReferenceMode } from '../tooling/sandbox';
 import { CARD_HOLDER, issueCard } from './operations/support';
 import { callApi, createBeneficiary, destinationForm, idLocator, KENYA_MOBILE_MONEY } from './operations/wallet-support';
 

@@ -8,7 +8,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 
-import { pngHash, readManifest, shows, SHOT_EXAMPLES } from './e2e/support/screenshotManifest';
+import { pngHash, readManifest, shows, SHOT_EXAMPLES } from '../tooling/demo/screenshotManifest';
 
 const DIR = path.join(__dirname, '..', 'docs', 'screenshots');
 const manifest = readManifest(DIR);

@@ -5,7 +5,7 @@
 import http from 'http';
 import type { AddressInfo } from 'net';
 
-import { N8n } from './e2e/support/n8n';
+import { N8n } from '../tooling/n8n/n8n';
 
 /** A server that resets the first `resets` connections, then answers every probe `status`. */
 async function server(resets: number, status: number) {

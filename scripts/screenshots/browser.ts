@@ -6,7 +6,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 
-import { spawnOwned } from '../../test/e2e/support/processes';
+import { spawnOwned } from '../../tooling/n8n/processes';
 import { Cdp } from './cdp';
 
 export const BROWSER_ID = 'wallet-payments-screenshots';

@@ -2,8 +2,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 
-import { REPO_ROOT } from '../../test/e2e/support/install';
-import type { N8n } from '../../test/e2e/support/n8n';
+import { REPO_ROOT } from '../../tooling/n8n/install';
+import type { N8n } from '../../tooling/n8n/n8n';
 import { BROWSER_ID, HEIGHT, say, sleep, WIDTH } from './browser';
 import type { Cdp } from './cdp';
 

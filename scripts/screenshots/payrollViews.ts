@@ -3,10 +3,10 @@
  * sees it (logged in), and the reconciliation CSV once every payout is final. Both come from one
  * run of the example, started from the editor's Execute workflow (n8n's REST call for it).
  */
-import type { ApiExecution } from '../../test/e2e/support/executions';
-import { approverLogin } from '../../test/e2e/support/examples';
-import type { N8n } from '../../test/e2e/support/n8n';
-import { outputOf, payrollDriver } from '../../test/e2e/support/payrollExample';
+import type { ApiExecution } from '../../tooling/n8n/executions';
+import { approverLogin } from '../../tooling/demo/examples';
+import type { N8n } from '../../tooling/n8n/n8n';
+import { outputOf, payrollDriver } from '../../tooling/demo/payrollExample';
 import { HEIGHT, sleep } from './browser';
 import type { Shot } from './views';
 

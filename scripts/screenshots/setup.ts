@@ -1,6 +1,6 @@
 /** What n8n and the sandbox start with for the pictures: the credential, settlement, one extra workflow. */
-import { CREDENTIAL_TYPE, WALLET_NODE_TYPE, type WorkflowJson } from '../../test/e2e/support/n8n';
-import { mobileMoneyForm } from '../../test/e2e/support/workflow';
+import { CREDENTIAL_TYPE, WALLET_NODE_TYPE, type WorkflowJson } from '../../tooling/n8n/n8n';
+import { mobileMoneyForm } from '../../tooling/n8n/workflow';
 
 export const CREDENTIAL = { id: 'WalletDemoCred01', name: 'Wallet Payments (sandbox)' };
 export const FORM_WORKFLOW_ID = 'WalletShotForm01';

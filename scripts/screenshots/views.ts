@@ -1,5 +1,5 @@
 /** The views the pictures show: each opens an editor view, waits until it shows what it should, captures it. */
-import type { WorkflowJson } from '../../test/e2e/support/n8n';
+import type { WorkflowJson } from '../../tooling/n8n/n8n';
 import { HEIGHT, sleep } from './browser';
 import type { Editor } from './editor';
 import { FORM_NODE_ID, FORM_WORKFLOW_ID, SETTLEMENT_WORKFLOW_ID } from './setup';

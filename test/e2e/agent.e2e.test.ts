@@ -24,12 +24,12 @@
  */
 import { randomUUID } from 'crypto';
 
-import { ChatSession, click, type ChatOutput, type ChatTurn } from './support/chat';
+import { ChatSession, click, type ChatOutput, type ChatTurn } from '../../tooling/n8n/chat';
 import { describeE2E, sandboxApi, startStack, stopStack, type Stack } from './support/e2e';
-import { AGENT_MODEL_CREDENTIAL, loadExamples, type Example } from './support/examples';
-import { CREDENTIAL_ID, CREDENTIAL_NAME, type N8n } from './support/n8n';
-import { lastMessage, ScriptedModel, textOf, type ChatRequest } from './support/scriptedModel';
-import type { PayoutRecord } from '../sandbox/state';
+import { AGENT_MODEL_CREDENTIAL, loadExamples, type Example } from '../../tooling/demo/examples';
+import { CREDENTIAL_ID, CREDENTIAL_NAME, type N8n } from '../../tooling/n8n/n8n';
+import { lastMessage, ScriptedModel, textOf, type ChatRequest } from '../../tooling/demo/scriptedModel';
+import type { PayoutRecord } from '../../tooling/sandbox/state';
 
 const AGENT = 'WalletExAgentRev';
 /** The chat model credential the example names (its Base URL is set to the scripted model). */

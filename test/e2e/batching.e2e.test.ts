@@ -6,8 +6,8 @@
 import { maxInFlight } from '../helpers/inFlight';
 import { initiatePayoutViaApi } from './support/reads';
 import { describeE2E, startStack, stopStack, type Stack } from './support/e2e';
-import { nodeItems } from './support/n8n';
-import { chain, manualTrigger, node, walletNode } from './support/workflow';
+import { nodeItems } from '../../tooling/n8n/n8n';
+import { chain, manualTrigger, node, walletNode } from '../../tooling/n8n/workflow';
 
 const WORKFLOW_ID = 'WalletE2eBatch01';
 

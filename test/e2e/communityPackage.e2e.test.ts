@@ -8,8 +8,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 
 import { describeE2E } from './support/e2e';
-import { REPO_ROOT } from './support/install';
-import { N8n, PACKAGE_NAME, WALLET_NODE_TYPE, WALLET_TRIGGER_TYPE } from './support/n8n';
+import { REPO_ROOT } from '../../tooling/n8n/install';
+import { N8n, PACKAGE_NAME, WALLET_NODE_TYPE, WALLET_TRIGGER_TYPE } from '../../tooling/n8n/n8n';
 
 interface InstalledPackage {
 	packageName: string;

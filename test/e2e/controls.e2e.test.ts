@@ -13,10 +13,10 @@
  *   controls[<case>]: <n> sent, <m> refused
  */
 import { describeE2E, ended, startStack, stopStack, type ApiExecution, type Stack } from './support/e2e';
-import { APPROVER_CREDENTIAL, loadExamples } from './support/examples';
-import { outputOf, payrollDriver } from './support/payrollExample';
-import { CREDENTIAL_ID, CREDENTIAL_NAME } from './support/n8n';
-import { chain, walletNode } from './support/workflow';
+import { APPROVER_CREDENTIAL, loadExamples } from '../../tooling/demo/examples';
+import { outputOf, payrollDriver } from '../../tooling/demo/payrollExample';
+import { CREDENTIAL_ID, CREDENTIAL_NAME } from '../../tooling/n8n/n8n';
+import { chain, walletNode } from '../../tooling/n8n/workflow';
 import { payeeMaker, payeeRows, payoutsPerBeneficiary, postJson, webhookNode, type Payee } from '../queue/support/queue';
 
 const WORKFLOW_ID = 'WalletControls01';

@@ -3,8 +3,8 @@
  * `n8n execute` against the sandbox (started in this process).
  */
 import { describeE2E, startStack, stopStack, type Stack } from './support/e2e';
-import { nodeItems, nodeOutput } from './support/n8n';
-import { chain, manualTrigger, walletNode } from './support/workflow';
+import { nodeItems, nodeOutput } from '../../tooling/n8n/n8n';
+import { chain, manualTrigger, walletNode } from '../../tooling/n8n/workflow';
 
 const WORKFLOW_ID = 'WalletE2eCust001';
 

@@ -15,7 +15,7 @@
  *   defaults[one process, credential as created]: …
  */
 import { describeE2E, startStack, stopStack, type ApiExecution, type Stack } from './support/e2e';
-import { chain } from './support/workflow';
+import { chain } from '../../tooling/n8n/workflow';
 import { paidTimes, payeeMaker, payeePayout, payeeRows, postJson, webhookNode, type Payee } from '../queue/support/queue';
 
 const WORKFLOW_ID = 'WalletDefaults01';

@@ -8,9 +8,9 @@
  *    Beneficiary pickers (resource locator lists).
  */
 import { calls, describeE2E, startStack, stopStack, type Stack } from './support/e2e';
-import { N8N_MAJOR } from './support/install';
-import { CREDENTIAL_ID, CREDENTIAL_NAME, CREDENTIAL_TYPE, nodeOutput, WALLET_NODE_TYPE } from './support/n8n';
-import { chain, manualTrigger, node } from './support/workflow';
+import { N8N_MAJOR } from '../../tooling/n8n/install';
+import { CREDENTIAL_ID, CREDENTIAL_NAME, CREDENTIAL_TYPE, nodeOutput, WALLET_NODE_TYPE } from '../../tooling/n8n/n8n';
+import { chain, manualTrigger, node } from '../../tooling/n8n/workflow';
 
 const HTTP_WORKFLOW_ID = 'WalletE2eHttp001';
 const BAD_CREDENTIAL_ID = 'WalletE2eCredBad';

@@ -17,7 +17,7 @@
  */
 import { randomUUID } from 'crypto';
 
-import { signBody, type ReferenceMode } from '../sandbox';
+import { signBody, type ReferenceMode } from '../../tooling/sandbox';
 import {
 	describeE2E,
 	ended,
@@ -30,8 +30,8 @@ import {
 	type Stack,
 } from './support/e2e';
 import { MONEY_OPERATIONS, type MoneyOperation, type OperationEnv, type Row } from './support/moneyOperations';
-import { CREDENTIAL_ID, CREDENTIAL_NAME, WALLET_TRIGGER_TYPE, type WorkflowJson } from './support/n8n';
-import { graph, node, walletNode, type WorkflowNode } from './support/workflow';
+import { CREDENTIAL_ID, CREDENTIAL_NAME, WALLET_TRIGGER_TYPE, type WorkflowJson } from '../../tooling/n8n/n8n';
+import { graph, node, walletNode, type WorkflowNode } from '../../tooling/n8n/workflow';
 
 const WEBHOOK_SECRET = 'whsec_exactly_once';
 const SIGNATURE_HEADER = 'x-wallet-signature';

@@ -17,8 +17,8 @@
  */
 import { randomUUID } from 'crypto';
 
-import type { SandboxConfigPatch } from '../sandbox';
-import type { PayoutRecord, CollectionRecord } from '../sandbox/state';
+import type { SandboxConfigPatch } from '../../tooling/sandbox';
+import type { PayoutRecord, CollectionRecord } from '../../tooling/sandbox/state';
 import {
 	calls,
 	describeE2E,
@@ -30,8 +30,8 @@ import {
 	type ApiExecution,
 	type Stack,
 } from './support/e2e';
-import { loadExamples, type Example } from './support/examples';
-import { N8N_MAJOR } from './support/install';
+import { loadExamples, type Example } from '../../tooling/demo/examples';
+import { N8N_MAJOR } from '../../tooling/n8n/install';
 import {
 	CREDENTIAL_ID,
 	CREDENTIAL_NAME,
@@ -43,7 +43,7 @@ import {
 	WALLET_TRIGGER_TYPE,
 	type ExecutionResult,
 	type WorkflowJson,
-} from './support/n8n';
+} from '../../tooling/n8n/n8n';
 
 const examples = loadExamples({ id: CREDENTIAL_ID, name: CREDENTIAL_NAME }, process.env.WALLET_E2E_EXAMPLES_DIR);
 // A chat example (an AI agent with human review) runs from its chat: agent.e2e.test.ts; one that

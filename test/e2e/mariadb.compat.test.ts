@@ -22,7 +22,7 @@ import {
 	type PayeeEvent,
 	type Stack,
 } from './support/e2e';
-import { N8N_MAJOR } from './support/install';
+import { N8N_MAJOR } from '../../tooling/n8n/install';
 
 const WORKFLOW_ID = 'WalletE2eMaria01';
 const WEBHOOK_ID = randomUUID();

@@ -12,9 +12,9 @@ import * as http from 'http';
 import type { AddressInfo } from 'net';
 
 import { describeE2E, startStack, stopStack, type Stack } from './support/e2e';
-import { APPROVER_CREDENTIAL, loadExamples } from './support/examples';
-import { CREDENTIAL_ID, CREDENTIAL_NAME, type WorkflowJson } from './support/n8n';
-import { outputOf, payrollDriver } from './support/payrollExample';
+import { APPROVER_CREDENTIAL, loadExamples } from '../../tooling/demo/examples';
+import { CREDENTIAL_ID, CREDENTIAL_NAME, type WorkflowJson } from '../../tooling/n8n/n8n';
+import { outputOf, payrollDriver } from '../../tooling/demo/payrollExample';
 
 const EXAMPLE = loadExamples({ id: CREDENTIAL_ID, name: CREDENTIAL_NAME }).find((e) => e.workflow.id === 'WalletExPayApprv')!;
 const SOURCE = 'Payroll Sheet';

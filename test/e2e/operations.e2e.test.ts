@@ -7,10 +7,10 @@
  * Few CLI runs (each costs a few seconds): one workflow for wallet operations, one for cards,
  * one for failures.
  */
-import type { Sandbox } from '../sandbox';
+import type { Sandbox } from '../../tooling/sandbox';
 import { calls, describeE2E, startStack, stopStack, type Stack } from './support/e2e';
-import { CREDENTIAL_TYPE, nodeItems, nodeOutput, type ExecutionResult } from './support/n8n';
-import { chain, manualTrigger, mobileMoneyForm, walletNode } from './support/workflow';
+import { CREDENTIAL_TYPE, nodeItems, nodeOutput, type ExecutionResult } from '../../tooling/n8n/n8n';
+import { chain, manualTrigger, mobileMoneyForm, walletNode } from '../../tooling/n8n/workflow';
 
 const SEEDED = 260;
 const WALLET_WORKFLOW = 'WalletE2eOpsWal1';

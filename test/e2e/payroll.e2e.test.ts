@@ -33,8 +33,8 @@
  */
 import { describeE2E, startStack, stopStack, type ApiExecution, type Stack } from './support/e2e';
 import { MONEY_OPERATIONS, UNKNOWN_ID, type MoneyOperation } from './support/moneyOperations';
-import type { WorkflowJson } from './support/n8n';
-import { chain, walletNode } from './support/workflow';
+import type { WorkflowJson } from '../../tooling/n8n/n8n';
+import { chain, walletNode } from '../../tooling/n8n/workflow';
 import { paidTimes, payeeMaker, payeeRows, payoutsPerBeneficiary, postJson, webhookNode, type Payee } from '../queue/support/queue';
 
 const N = Number(process.env.WALLET_PAYROLL_N ?? 6000);

@@ -25,7 +25,7 @@ import {
 	type PayeeEvent,
 	type Stack,
 } from './support/e2e';
-import type { WalletCredentialData } from './support/n8n';
+import type { WalletCredentialData } from '../../tooling/n8n/n8n';
 
 const SECRET = 'whsec_postgres';
 const HEADER = 'x-wallet-signature';

@@ -3,7 +3,7 @@
  * serves its production URL on 127.0.0.1, and the sandbox delivers signed events to it.
  * Executions are read back through n8n's public API.
  */
-import { signBody } from '../sandbox';
+import { signBody } from '../../tooling/sandbox';
 import {
 	describeE2E,
 	executionsOf,
@@ -13,8 +13,8 @@ import {
 	type ApiExecution,
 	type Stack,
 } from './support/e2e';
-import { CREDENTIAL_ID, CREDENTIAL_NAME, WALLET_TRIGGER_TYPE } from './support/n8n';
-import { graph, node, type WorkflowNode } from './support/workflow';
+import { CREDENTIAL_ID, CREDENTIAL_NAME, WALLET_TRIGGER_TYPE } from '../../tooling/n8n/n8n';
+import { graph, node, type WorkflowNode } from '../../tooling/n8n/workflow';
 
 const WORKFLOW_ID = 'WalletE2eTrigr01';
 const WEBHOOK_ID = '6f1c2b7e-0d3a-4c55-9a8e-3b2f1d0c9e71';

@@ -27,7 +27,7 @@ import {
 	type PayeeEvent,
 	type Stack,
 } from './support/e2e';
-import { CREDENTIAL_ID } from './support/n8n';
+import { CREDENTIAL_ID } from '../../tooling/n8n/n8n';
 import { paidTimes, postJson } from '../queue/support/queue';
 
 const WORKFLOW_ID = 'WalletE2eAnswer1';

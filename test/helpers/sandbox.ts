@@ -1,6 +1,6 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../tooling/sandbox';
 import { runWalletNode, type RunOptions, type RunResult, type TestCredentials } from './runNode';
 
 export interface SandboxFixture {

@@ -2,7 +2,7 @@
  * `npm run test:compat`: the end-to-end cases that matter on both n8n lines, in n8n 1.123.81 by
  * default (N8N_E2E_N8N_VERSION picks another; each version has its own install cache, see
  * scripts/n8n-install.js). The harness switches the steps that differ between 1.x and 2.x
- * (test/e2e/support/n8n.ts: `major`). `npm test` runs the files only this suite has
+ * (tooling/n8n/n8n.ts: `major`). `npm test` runs the files only this suite has
  * (`*.compat.test.ts`, test/run-all.js); the others run there in the e2e suite on 2.x, as CI's 45
  * minutes leave no room for both lines (docs/development.md).
  */

@@ -9,7 +9,7 @@
  */
 import type { IDataObject, INodeParameters, NodeApiError } from 'n8n-workflow';
 
-import type { FailureRule, RecordedRequest } from '../sandbox';
+import type { FailureRule, RecordedRequest } from '../../tooling/sandbox';
 import { useSandbox, type SandboxFixture } from '../helpers/sandbox';
 import { issueCard } from '../operations/support';
 import { callApi, createBeneficiary, initiatePayout } from '../operations/wallet-support';

@@ -22,9 +22,9 @@
 import { DEFAULT_ITEMS_PER_BATCH } from '../../nodes/WalletPayments/input/batching';
 import { DEFAULT_CLAIM_WAIT_MS, takeoverWaitMs } from '../../nodes/shared/ledger';
 import { stopStack } from '../e2e/support/e2e';
-import { N8N_MAJOR } from '../e2e/support/install';
-import type { WorkflowJson } from '../e2e/support/n8n';
-import { chain } from '../e2e/support/workflow';
+import { N8N_MAJOR } from '../../tooling/n8n/install';
+import type { WorkflowJson } from '../../tooling/n8n/n8n';
+import { chain } from '../../tooling/n8n/workflow';
 import type { QueueN8nOptions } from './support/cluster';
 import {
 	describeQueue,

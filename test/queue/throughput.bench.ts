@@ -15,7 +15,7 @@ import * as os from 'os';
 import * as path from 'path';
 
 import { psql } from './support/services';
-import { chain } from '../e2e/support/workflow';
+import { chain } from '../../tooling/n8n/workflow';
 import {
 	describeQueue,
 	failures,

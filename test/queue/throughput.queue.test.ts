@@ -14,7 +14,7 @@
  */
 import { DEFAULT_CLAIM_WAIT_MS } from '../../nodes/shared/ledger';
 import { stopStack } from '../e2e/support/e2e';
-import { chain } from '../e2e/support/workflow';
+import { chain } from '../../tooling/n8n/workflow';
 import {
 	describeQueue,
 	failures,

@@ -21,9 +21,9 @@
  */
 import { randomUUID } from 'crypto';
 
-import { signBody } from '../sandbox';
+import { signBody } from '../../tooling/sandbox';
 import { newPayeeEvent, stopStack, type ApiExecution, type PayeeEvent } from '../e2e/support/e2e';
-import { payPerEventWorkflow } from '../e2e/support/workflow';
+import { payPerEventWorkflow } from '../../tooling/n8n/workflow';
 import {
 	describeQueue,
 	expectNoPackageFailures,

@@ -21,8 +21,8 @@
 import { DEFAULT_ITEMS_PER_BATCH } from '../../nodes/WalletPayments/input/batching';
 import { DEFAULT_CLAIM_WAIT_MS, takeoverWaitMs } from '../../nodes/shared/ledger';
 import { stopStack, type ApiExecution } from '../e2e/support/e2e';
-import type { WorkflowJson } from '../e2e/support/n8n';
-import { chain } from '../e2e/support/workflow';
+import type { WorkflowJson } from '../../tooling/n8n/n8n';
+import { chain } from '../../tooling/n8n/workflow';
 import { describeQueue, failures, paidTimes, payeeMaker, payeePayout, payeeRows, payoutsPerBeneficiary, postJson, recordResults, resendNotCarriedOut, settledExecutions, sleep, startQueueStack, webhookNode, type Payee, type QueueStack } from './support/queue';
 import { queueLabel } from './support/config';
 

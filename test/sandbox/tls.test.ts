@@ -9,7 +9,7 @@ import https from 'https';
 import * as os from 'os';
 import * as path from 'path';
 
-import { selfSignedCertificate, startSandbox, type Sandbox } from './index';
+import { selfSignedCertificate, startSandbox, type Sandbox } from '../../tooling/sandbox';
 
 const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
 

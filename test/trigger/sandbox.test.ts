@@ -4,7 +4,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { startSandbox, type ControlResult, type Sandbox } from '../sandbox';
+import { startSandbox, type ControlResult, type Sandbox } from '../../tooling/sandbox';
 import type { TriggerHarness } from './harness';
 import { closeHarnesses, emitted, expectNothingSecret, outputFor, startTrigger } from './support';
 

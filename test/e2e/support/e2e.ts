@@ -1,12 +1,12 @@
 /** What most e2e files share: a sandbox in this process and an n8n with the credential. */
 import { randomUUID } from 'crypto';
 
-import { signBody, startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
-import { ended, type ApiExecution } from './executions';
-import { N8n, type N8nOptions, type WalletCredentialData } from './n8n';
-import { payPerEventWorkflow } from './workflow';
+import { signBody, startSandbox, type Sandbox, type SandboxOptions } from '../../../tooling/sandbox';
+import { ended, type ApiExecution } from '../../../tooling/n8n/executions';
+import { N8n, type N8nOptions, type WalletCredentialData } from '../../../tooling/n8n/n8n';
+import { payPerEventWorkflow } from '../../../tooling/n8n/workflow';
 
-export { ended, type ApiExecution } from './executions';
+export { ended, type ApiExecution } from '../../../tooling/n8n/executions';
 
 /** e2e files run only under test/jest/e2e.config.js (its globalSetup installs n8n and packs). */
 export const describeE2E: jest.Describe = process.env.WALLET_E2E ? describe : describe.skip;

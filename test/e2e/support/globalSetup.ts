@@ -9,9 +9,9 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 
-import { ensureInstalled } from './install';
-import { N8n, packPackage } from './n8n';
-import { killRecordedGroups } from './processes';
+import { ensureInstalled } from '../../../tooling/n8n/install';
+import { N8n, packPackage } from '../../../tooling/n8n/n8n';
+import { killRecordedGroups } from '../../../tooling/n8n/processes';
 
 const RUN_PREFIX = 'wallet-e2e-';
 

@@ -6,7 +6,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 
-import { killRecordedGroups } from './processes';
+import { killRecordedGroups } from '../../../tooling/n8n/processes';
 
 /** Processes whose current directory is inside `dir` (Linux /proc; elsewhere none are found). */
 export function processesInside(dir: string): Array<{ pid: number; args: string }> {

@@ -5,7 +5,7 @@
  * refuses it, the endpoint to inject failures on, and how to count what the service accepted
  * for a row.
  */
-import type { Sandbox, SandboxState } from '../../sandbox';
+import type { Sandbox, SandboxState } from '../../../tooling/sandbox';
 
 /** One item: the fields the node's expressions read. */
 export type Row = Record<string, unknown>;

@@ -1,5 +1,5 @@
 /** Set-up for the read-batching e2e, through the sandbox API. */
-import type { Sandbox } from '../../sandbox';
+import type { Sandbox } from '../../../tooling/sandbox';
 
 /** A v2 payout to a fresh saved beneficiary, made through the sandbox API; returns its ID. */
 export async function initiatePayoutViaApi(sandbox: Sandbox, amount: number): Promise<string> {

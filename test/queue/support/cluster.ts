@@ -5,7 +5,7 @@
  * on one PostgreSQL database and one Redis (started by globalSetup), sharing one user folder
  * (the package installed once, the way n8n installs a community package) and one encryption key.
  *
- * `QueueN8n` is an `N8n` (test/e2e/support/n8n.ts), so the e2e test files run unchanged on it
+ * `QueueN8n` is an `N8n` (tooling/n8n/n8n.ts), so the e2e test files run unchanged on it
  * (`startStack` makes one when WALLET_QUEUE_MODE is set):
  *  - `baseUrl` is a small reverse proxy, the load balancer of a real set-up: `/webhook/…` and
  *    `/webhook-waiting/…` go to the webhook processors in turn (round robin), everything else to the main (which is started
@@ -27,9 +27,9 @@ import * as fs from 'fs';
 import * as http from 'http';
 import * as path from 'path';
 
-import { freePorts } from '../../e2e/support/ports';
-import { groupAlive, spawnOwned, stopGroup } from '../../e2e/support/processes';
-import { N8n, type CliResult, type ExecutionResult, type N8nOptions } from '../../e2e/support/n8n';
+import { freePorts } from '../../../tooling/n8n/ports';
+import { groupAlive, spawnOwned, stopGroup } from '../../../tooling/n8n/processes';
+import { N8n, type CliResult, type ExecutionResult, type N8nOptions } from '../../../tooling/n8n/n8n';
 import { poolSize, QUEUE_CONFIG, queueLabel } from './config';
 import { psql } from './services';
 

@@ -9,7 +9,7 @@
 import * as fs from 'fs';
 
 import e2eGlobalSetup from '../../e2e/support/globalSetup';
-import { N8n } from '../../e2e/support/n8n';
+import { N8n } from '../../../tooling/n8n/n8n';
 import { queueEnv } from './cluster';
 import { ensureServices, psql, startPostgres, startRedis, type Service } from './services';
 

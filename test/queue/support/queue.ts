@@ -3,11 +3,11 @@ import * as fs from 'fs';
 import * as net from 'net';
 import * as path from 'path';
 
-import type { Sandbox, SandboxOptions } from '../../sandbox';
+import type { Sandbox, SandboxOptions } from '../../../tooling/sandbox';
 import { executionsOf, sandboxApi, startStack, type ApiExecution } from '../../e2e/support/e2e';
-import { installPaths, REPO_ROOT } from '../../e2e/support/install';
-import type { N8nOptions, WorkflowJson } from '../../e2e/support/n8n';
-import { node, walletNode, type WalletNodeOptions, type WorkflowNode } from '../../e2e/support/workflow';
+import { installPaths, REPO_ROOT } from '../../../tooling/n8n/install';
+import type { N8nOptions, WorkflowJson } from '../../../tooling/n8n/n8n';
+import { node, walletNode, type WalletNodeOptions, type WorkflowNode } from '../../../tooling/n8n/workflow';
 import { QueueN8n } from './cluster';
 import { QUEUE_CONFIG } from './config';
 import { psql } from './services';

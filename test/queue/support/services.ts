@@ -9,8 +9,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 
-import { freePorts } from '../../e2e/support/ports';
-import { groupAlive, spawnOwned, stopGroup } from '../../e2e/support/processes';
+import { freePorts } from '../../../tooling/n8n/ports';
+import { groupAlive, spawnOwned, stopGroup } from '../../../tooling/n8n/processes';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -4,11 +4,9 @@
  */
 import { createHash, randomBytes, randomInt, randomUUID } from 'crypto';
 
-import type { SandboxContext } from './context';
 import type { Destination } from './countries';
-import { ApiError, badRequest, notFound, referenceUsed } from './errors';
+import { ApiError, badRequest, notFound } from './errors';
 import { CURRENCIES, INITIAL_WALLET_BALANCE_MINOR } from './money';
-import type { BeneficiaryStatus } from './types';
 
 export interface Timestamps {
 	createdAt: string;
@@ -27,6 +25,8 @@ export interface CustomerRecord extends Timestamps {
 	isDefault: boolean;
 	companyId: string;
 }
+
+export type BeneficiaryStatus = 'PENDING' | 'PROCESSING' | 'SUCCESS' | 'FAILED';
 
 export const BENEFICIARY_STATUSES: BeneficiaryStatus[] = ['PENDING', 'PROCESSING', 'SUCCESS', 'FAILED'];
 
@@ -248,20 +248,6 @@ export function findById<T extends { id: string }>(list: T[], id: string, thing:
 	const found = list.find((item) => item.id === id);
 	if (!found) throw notFound(thing);
 	return found;
-}
-
-/**
- * 409 when a record of `list` already carries this reference. The one place a reused
- * reference is refused, so `references: 'lenient'` (a service that does not enforce unique
- * references) lets every such call through and the caller makes a new record as for a first use.
- */
-export function assertReferenceFree(
-	ctx: SandboxContext,
-	list: Array<{ reference: string }>,
-	reference: string,
-): void {
-	if (ctx.config.references === 'lenient') return;
-	if (list.some((item) => item.reference === reference)) throw referenceUsed(reference);
 }
 
 // ---------------------------------------------------------------- wallets

@@ -3,9 +3,9 @@
  * workflow in the editor, the run waiting on the approver's form, the approver's answer, and the
  * nodes' outputs read from the finished execution.
  */
-import { ended, type ApiExecution } from './executions';
+import { ended, type ApiExecution } from '../n8n/executions';
 import { approverLogin } from './examples';
-import type { N8n } from './n8n';
+import type { N8n } from '../n8n/n8n';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -7,8 +7,8 @@ import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 
-import { REPO_ROOT } from './install';
-import { CREDENTIAL_TYPE, WALLET_NODE_TYPE, WALLET_TOOL_TYPE, WALLET_TRIGGER_TYPE, type WorkflowJson } from './n8n';
+import { REPO_ROOT } from '../n8n/install';
+import { CREDENTIAL_TYPE, WALLET_NODE_TYPE, WALLET_TOOL_TYPE, WALLET_TRIGGER_TYPE, type WorkflowJson } from '../n8n/n8n';
 
 /** n8n's Chat Trigger: an example it starts runs from a chat (published), not with `n8n execute`. */
 export const CHAT_TRIGGER_TYPE = '@n8n/n8n-nodes-langchain.chatTrigger';

@@ -4,8 +4,7 @@
  */
 import type { SandboxContext } from './context';
 import type { Destination } from './countries';
-import { newId, type BeneficiaryRecord, type CustomerRecord } from './state';
-import type { BeneficiaryStatus } from './types';
+import { newId, type BeneficiaryRecord, type BeneficiaryStatus, type CustomerRecord } from './state';
 
 const FIRST_NAMES = ['Ada', 'Kwame', 'Wanjiru', 'Thabo', 'Chidi', 'Amina', 'Kofi', 'Zanele', 'Tunde', 'Akosua'];
 const LAST_NAMES = ['Okafor', 'Mensah', 'Kamau', 'Nkosi', 'Adeyemi', 'Boateng', 'Otieno', 'Dlamini', 'Bello', 'Asante'];

@@ -1,7 +1,9 @@
 /**
  * Public types of the in-memory sandbox (see docs/sandbox-spec.md).
  */
-import type { SandboxState } from './state';
+import type { BeneficiaryStatus, SandboxState } from './state';
+
+export type { BeneficiaryStatus };
 
 export type WebhookAlgorithm = 'sha512' | 'sha256';
 
@@ -169,7 +171,6 @@ export interface ControlResult {
 	deliveries: DeliveryAttempt[];
 }
 
-export type BeneficiaryStatus = 'PENDING' | 'PROCESSING' | 'SUCCESS' | 'FAILED';
 export type CardTransactionOutcome = 'reversed' | 'declined';
 
 /**

@@ -5,7 +5,7 @@ import { createHmac } from 'crypto';
 import http from 'http';
 import type { AddressInfo } from 'net';
 
-import { isLuhnValid, startSandbox, type Sandbox } from './sandbox';
+import { isLuhnValid, startSandbox, type Sandbox } from '../../tooling/sandbox';
 
 // ---------------------------------------------------------------- helpers
 

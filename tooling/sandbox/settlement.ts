@@ -4,15 +4,7 @@
  * `settlement.delayMs` is set. A rule can make a beneficiary's (or an account number's) payouts
  * fail, or settle and then be reversed (after a second delay).
  */
-import type { SandboxContext } from './context';
-import type { PayoutRecord } from './state';
-
-export interface Settlement {
-	/** Settles (or fails, or settles and reverses) the payout after the configured delay. */
-	schedule(tx: PayoutRecord): void;
-	/** Drops every settlement not yet due (reset, close). */
-	cancel(): void;
-}
+import type { SandboxContext, Settlement } from './context';
 
 export function createSettlement(ctx: SandboxContext): Settlement {
 	const timers = new Set<NodeJS.Timeout>();

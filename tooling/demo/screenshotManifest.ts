@@ -12,7 +12,7 @@ import * as path from 'path';
 
 import type { INodeType } from 'n8n-workflow';
 
-import { REPO_ROOT } from './install';
+import { REPO_ROOT } from '../n8n/install';
 
 /**
  * A node's description from its source. By the file's full name: under ts-node, plain Node

@@ -1,10 +1,9 @@
 /**
  * Collections (contract 4.3): v1 and v2 initialize take the same fields.
  */
-import { addSeconds, timestamp } from '../context';
+import { addSeconds, assertReferenceFree, timestamp } from '../context';
 import type { Route, Handler } from '../router';
 import {
-	assertReferenceFree,
 	customerIdFor,
 	newId,
 	newReference,

@@ -1,13 +1,12 @@
 /**
  * Virtual cards (contract 4.8): card users, cards, card money movements and card states.
  */
-import { timestamp, type SandboxContext } from '../context';
+import { assertReferenceFree, timestamp, type SandboxContext } from '../context';
 import { badRequest, conflict } from '../errors';
 import { toMinor } from '../money';
 import { takePage } from '../pages';
 import type { Route, RouteRequest } from '../router';
 import {
-	assertReferenceFree,
 	findById,
 	newId,
 	newReference,

@@ -19,7 +19,7 @@ interface InstallModule {
 	N8N_VERSION: string;
 }
 
-export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const install = require(path.join(REPO_ROOT, 'scripts', 'n8n-install.js')) as InstallModule;

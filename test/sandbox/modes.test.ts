@@ -3,7 +3,7 @@
  * failure rules acting after the request was carried out (`phase: 'after'`), and references
  * that may be reused (`references: 'lenient'`).
  */
-import { startSandbox, type ReferenceMode, type Sandbox } from './sandbox';
+import { startSandbox, type ReferenceMode, type Sandbox } from '../../tooling/sandbox';
 
 // ---------------------------------------------------------------- helpers
 

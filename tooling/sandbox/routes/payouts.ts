@@ -2,14 +2,13 @@
  * Payouts: current flow (v2 initialize, contract 4.1) and the legacy two-step flow
  * (v1 initialize, contract 4.2; v1 finalize, provider notes).
  */
-import { addSeconds, timestamp, type SandboxContext } from '../context';
+import { addSeconds, assertReferenceFree, timestamp, type SandboxContext } from '../context';
 import { readPayoutTarget, type Destination, type PayoutTarget } from '../countries';
 import { badRequest, notFound } from '../errors';
 import { applyExpiry } from '../expiry';
 import { exchangeRate, payoutFeeMinor } from '../money';
 import type { Route } from '../router';
 import {
-	assertReferenceFree,
 	customerIdFor,
 	debitWallet,
 	findById,

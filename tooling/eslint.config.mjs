@@ -1,0 +1,2 @@
+// tooling/ is not shipped code: see scripts/eslint-tooling.mjs.
+export { default } from '../scripts/eslint-tooling.mjs';
