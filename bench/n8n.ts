@@ -8,117 +8,12 @@ import * as fs from 'fs';
 import * as path from 'path';
 
 import type { RecordedRequest, SelfSignedCertificate } from '../tooling/sandbox';
+import { benchWorkflow, type BenchWorkflow, type Branch, type Measured } from './benchWorkflow';
+import { measuredN8n, type E2E, type OutputItem, type WorkflowNode } from './e2e';
 import { log, quiet, type BenchState } from './figures';
 import { rawRound } from './raw';
 import { newTransaction, serviceStats, type Endpoint, type EndpointKey, type ServiceStats } from './sandboxes';
-import { GETS, JITTER, LARGE, LINK_GETS, PAYOUTS, ROOT, SLOW_MS, SMALL, SWEEP, type Settings } from './settings';
-
-export type E2E = {
-	install: typeof import('../tooling/n8n/install');
-	n8n: typeof import('../tooling/n8n/n8n');
-	workflow: typeof import('../tooling/n8n/workflow');
-};
-
-export function e2eAvailable(): boolean {
-	return (
-		fs.existsSync(path.join(ROOT, 'scripts', 'n8n-install.js')) &&
-		fs.existsSync(path.join(ROOT, 'test', 'e2e', 'support', 'n8n.ts')) &&
-		fs.existsSync(path.join(ROOT, 'test', 'e2e', 'support', 'workflow.ts'))
-	);
-}
-
-export async function loadE2E(): Promise<E2E> {
-	return {
-		install: await import('../tooling/n8n/install'),
-		n8n: await import('../tooling/n8n/n8n'),
-		workflow: await import('../tooling/n8n/workflow'),
-	};
-}
-
-export type WorkflowNode = import('../tooling/n8n/workflow').WorkflowNode;
-export type WorkflowJson = import('../tooling/n8n/n8n').WorkflowJson;
-export type OutputItem = { json: Record<string, unknown>; pairedItem?: unknown };
-
-interface Measured {
-	/** Figure key, e.g. get.slow.default. */
-	key: string;
-	node: WorkflowNode;
-	endpoint: Endpoint;
-	items: number;
-	/** This node's requests among the sandbox's (each node reads its own transaction or sandbox). */
-	match: (request: RecordedRequest) => boolean;
-	/** Extra checks of the output and the requests; throws when they fail. */
-	check?: (items: OutputItem[], requests: RecordedRequest[]) => void;
-}
-
-interface Branch {
-	/** Makes the branch's input items (not measured). */
-	source: WorkflowNode;
-	/**
-	 * Unmeasured nodes that run first, on the source's first 20 items (a Limit node): the code
-	 * paths are warm when the measured nodes run, as the raw clients' are (20 untimed requests).
-	 */
-	warmups: WorkflowNode[];
-	measured: Measured[];
-}
-
-const WARM_UP_ITEMS = 20;
-
-interface BenchWorkflow {
-	json: WorkflowJson;
-	measured: Measured[];
-	endpoints: Endpoint[];
-}
-
-/**
- * Manual Trigger → each branch's source → a Limit node → its warm-ups, then (from the source) its
- * measured nodes. n8n (execution order v1) runs a node's children top to bottom, each with its own
- * children to the end before the next, so measured nodes never overlap; every run checks that
- * from their start times.
- */
-function benchWorkflow(e2e: E2E, id: string, name: string, branches: Branch[]): BenchWorkflow {
-	const trigger = e2e.workflow.manualTrigger();
-	trigger.position = [0, 0];
-	const nodes: WorkflowNode[] = [trigger];
-	const connections: Record<string, { main: Array<Array<{ node: string; type: string; index: number }>> }> = {};
-	const link = (from: string, to: string) => (connections[from] ??= { main: [[]] }).main[0].push({ node: to, type: 'main', index: 0 });
-	let y = 0;
-	for (const branch of branches) {
-		branch.source.position = [220, y];
-		nodes.push(branch.source);
-		link(trigger.name, branch.source.name);
-		if (branch.warmups.length > 0) {
-			const first = e2e.workflow.node(`First ${WARM_UP_ITEMS} of ${branch.source.name}`, 'n8n-nodes-base.limit', 1, { maxItems: WARM_UP_ITEMS });
-			first.position = [440, y];
-			nodes.push(first);
-			link(branch.source.name, first.name);
-			for (const warmup of branch.warmups) {
-				warmup.position = [660, y];
-				y += 120;
-				nodes.push(warmup);
-				link(first.name, warmup.name);
-			}
-		}
-		for (const measured of branch.measured) {
-			measured.node.position = [440, y];
-			y += 120;
-			nodes.push(measured.node);
-			link(branch.source.name, measured.node.name);
-		}
-		y += 240;
-	}
-	const names = new Set<string>();
-	for (const node of nodes) {
-		if (names.has(node.name)) throw new Error(`Duplicate node name ${node.name}`);
-		names.add(node.name);
-	}
-	const measured = branches.flatMap((branch) => branch.measured);
-	return {
-		json: { id, name, nodes, connections, settings: { executionOrder: 'v1' }, active: false },
-		measured,
-		endpoints: [...new Set(measured.map((m) => m.endpoint))],
-	};
-}
+import { GETS, JITTER, LARGE, LINK_GETS, PAYOUTS, SLOW_MS, SMALL, SWEEP } from './settings';
 
 export interface NodeRun {
 	/** n8n's executionTime of the node, ms. */
@@ -133,29 +28,6 @@ export interface N8nResults {
 	runs: Record<string, NodeRun[]>;
 	/** Peak resident memory of `n8n execute`, KB (one run each). */
 	rss: Record<string, number>;
-}
-
-/**
- * An n8n with the packed package (packed into `pack<suffix>`), each process's peak memory written
- * to `maxrss<suffix>` (bench/maxrss.js), and a CPU profile with BENCH_PROFILE.
- */
-export async function measuredN8n(e2e: E2E, settings: Settings, workDir: string, suffix: string, env: Record<string, string> = {}) {
-	const tarball = e2e.n8n.packPackage(path.join(workDir, `pack${suffix}`));
-	const rssDir = path.join(workDir, `maxrss${suffix}`);
-	fs.mkdirSync(rssDir, { recursive: true });
-	const n8n = await e2e.n8n.N8n.create({
-		parentDir: workDir,
-		tarball,
-		env: {
-			NODE_OPTIONS: [
-				`--require ${path.join(ROOT, 'bench', 'maxrss.js')}`,
-				...(settings.profile ? [`--cpu-prof --cpu-prof-dir=${path.resolve(settings.profile)}`] : []),
-			].join(' '),
-			BENCH_MAXRSS_DIR: rssDir,
-			...env,
-		},
-	});
-	return { n8n, rssDir };
 }
 
 export async function n8nFigures(state: BenchState, e2e: E2E, endpoints: Partial<Record<EndpointKey, Endpoint>>, certificate: SelfSignedCertificate | undefined, defaultBatch: number, workDir: string): Promise<N8nResults> {

@@ -12,7 +12,7 @@ import * as path from 'path';
 import { startSandbox, type SandboxOptions } from '../tooling/sandbox';
 import type { PayoutRecord } from '../tooling/sandbox/state';
 import { log, quiet, round, type BenchState } from './figures';
-import { measuredN8n, type E2E, type OutputItem, type WorkflowJson, type WorkflowNode } from './n8n';
+import { measuredN8n, type E2E, type OutputItem, type WorkflowJson, type WorkflowNode } from './e2e';
 import { gitState } from './package';
 import { addBeneficiary, serviceStats, type Endpoint } from './sandboxes';
 import { SLOW_MS, type Settings } from './settings';

@@ -74,7 +74,8 @@ import * as path from 'path';
 import { selfSignedCertificate, startSandbox, type SandboxOptions, type SelfSignedCertificate } from '../tooling/sandbox';
 import { isPayroll, loadSummary, log, newBenchState, overThresholdNames, quiet, round, type BenchState, type Figure } from './figures';
 import { startLink, type Link } from './link';
-import { e2eAvailable, loadE2E, n8nFigures, type N8nResults } from './n8n';
+import { e2eAvailable, loadE2E } from './e2e';
+import { n8nFigures, type N8nResults } from './n8n';
 import { coldRequire, defaultItemsPerBatch, gitState, packageFigures } from './package';
 import { payrollFigures } from './payroll';
 import { rawIdle, rawRound } from './raw';
@@ -98,7 +99,7 @@ function writeResults(results: Record<string, unknown>): void {
 
 /** BENCH_ONLY=payroll: the payroll part alone; the other sections of results.json are kept. */
 async function payrollOnly(state: BenchState): Promise<void> {
-	if (!e2eAvailable()) throw new Error('The payroll part needs the e2e install (scripts/n8n-install.js, test/e2e/support)');
+	if (!e2eAvailable()) throw new Error('The payroll part needs the e2e install (scripts/n8n-install.js, tooling/n8n)');
 	const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wallet-bench-'));
 	process.env.WALLET_E2E_RUN_DIR ??= workDir;
 	let payroll: Record<string, unknown>;
@@ -184,7 +185,7 @@ async function main(): Promise<void> {
 		let nodeLabel = `Node ${process.version}`;
 		let n8n: N8nResults | undefined;
 		if (settings.skipN8n) notes.push('BENCH_SKIP_N8N is set: the n8n figures were not measured.');
-		else if (!e2eAvailable()) notes.push('The e2e install (scripts/n8n-install.js, test/e2e/support) is missing: the n8n figures were not measured.');
+		else if (!e2eAvailable()) notes.push('The e2e install (scripts/n8n-install.js, tooling/n8n) is missing: the n8n figures were not measured.');
 		if (!settings.skipN8n && e2eAvailable()) {
 			log(state, `n8n figures: ${settings.runs} runs of each workflow, the raw clients after each (a cold n8n install takes about 4 minutes first)`);
 			n8n = await n8nFigures(state, await loadE2E(), endpoints, certificate, defaultBatch, workDir);

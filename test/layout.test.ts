@@ -1,6 +1,7 @@
 /**
  * The code's layout rules (CONTRIBUTING.md): small files, a router that only routes, a ledger
- * that depends on neither node, and no import circles under nodes/.
+ * that depends on neither node, no import circles anywhere, and the sandbox and the n8n harness
+ * in tooling/, which the tests, the bench and the scripts share.
  */
 import fs from 'fs';
 import path from 'path';
@@ -101,4 +102,71 @@ test('the engine, payment controls, descriptions, input and output each have a f
 			fs.readdirSync(path.join(ROOT, 'nodes/WalletPayments', folder)).filter((name) => name.endsWith('.ts')).length > 6,
 	);
 	expect(crowded).toEqual([]);
+});
+
+// ---- the tooling (tooling/, bench/, scripts/) and the tests, as the code under nodes/
+
+const TOOLING = ['tooling', 'bench', 'scripts'];
+const SCRIPT_EXTENSIONS = ['.ts', '.js', '.mjs'];
+
+function scripts(dir: string): string[] {
+	return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+		const relative = path.posix.join(dir, entry.name);
+		if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : scripts(relative);
+		return SCRIPT_EXTENSIONS.some((ext) => entry.name.endsWith(ext)) && !entry.name.endsWith('.d.ts') ? [relative] : [];
+	});
+}
+
+/** Relative imports, dynamic imports and requires of a script, resolved to files. */
+function scriptImports(file: string): string[] {
+	const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+	return [...text.matchAll(/(?:from\s+|import\(\s*|require\(\s*)'(\.[^']*)'/g)].flatMap(([, spec]) => {
+		const target = path.posix.join(path.posix.dirname(file), spec);
+		const candidates = [target, ...SCRIPT_EXTENSIONS.map((ext) => `${target}${ext}`), ...SCRIPT_EXTENSIONS.map((ext) => `${target}/index${ext}`)];
+		const found = candidates.find((candidate) => fs.existsSync(path.join(ROOT, candidate)) && fs.statSync(path.join(ROOT, candidate)).isFile());
+		return found ? [found] : [];
+	});
+}
+
+function circlesIn(all: string[]): string[] {
+	const circles: string[] = [];
+	const state = new Map<string, 'open' | 'done'>();
+	const visit = (file: string, trail: string[]) => {
+		if (state.get(file) === 'done') return;
+		if (state.get(file) === 'open') {
+			circles.push([...trail.slice(trail.indexOf(file)), file].join(' → '));
+			return;
+		}
+		state.set(file, 'open');
+		for (const target of scriptImports(file)) visit(target, [...trail, file]);
+		state.set(file, 'done');
+	};
+	for (const file of all) visit(file, []);
+	return circles;
+}
+
+test('no import circles anywhere: nodes/, credentials/, the tooling and the tests', () => {
+	const all = ['nodes', 'credentials', ...TOOLING, 'test'].flatMap(scripts);
+	expect(all.length).toBeGreaterThan(300);
+	expect(circlesIn(all)).toEqual([]);
+});
+
+test('no file over 300 lines outside test/ (nodes/, credentials/, tooling/, bench/, scripts/)', () => {
+	const all = ['nodes', 'credentials', ...TOOLING].flatMap(scripts);
+	expect(all.filter((file) => lineCount(file) > 300)).toEqual([]);
+});
+
+test('bench/ and scripts/ use the sandbox and the n8n harness from tooling/, not from test/', () => {
+	const reaching = ['bench', 'scripts', 'tooling']
+		.flatMap(scripts)
+		.flatMap((file) => scriptImports(file).filter((target) => target.startsWith('test/')).map((target) => `${file} → ${target}`));
+	expect(reaching).toEqual([]);
+});
+
+test('the root: at most 22 entries in git, no jest config (they are in test/jest/)', () => {
+	const ignored = new Set(['.git', 'node_modules', 'dist', 'coverage', '.e2e']);
+	const entries = fs.readdirSync(ROOT).filter((name) => !ignored.has(name) && !name.endsWith('.tgz'));
+	expect(entries.length).toBeLessThanOrEqual(22);
+	expect(entries.filter((name) => /^jest\..*config|^jest\.config/.test(name))).toEqual([]);
+	expect(fs.readdirSync(path.join(ROOT, 'test/jest')).filter((name) => name.endsWith('.config.js')).length).toBeGreaterThan(0);
 });

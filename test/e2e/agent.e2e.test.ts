@@ -4,7 +4,7 @@
  * scripted model in this test (no outside service), the Wallet Payments read tools connected
  * directly, Payout → Initiate and Card → Top Up each behind n8n's human review step (Chat channel).
  *
- * The test talks to the published workflow as the hosted chat page does (support/chat.ts) and
+ * The test talks to the published workflow as the hosted chat page does (tooling/n8n/chat.ts) and
  * reviews as a person does in the chat: it opens the Approve or Deny button's link, n8n's signed
  * resume URL of the waiting execution. Cases:
  *  - approve: the agent reads (List beneficiaries), proposes a payout; the run waits for review

@@ -17,7 +17,8 @@ import { APPROVER_CREDENTIAL, loadExamples } from '../../tooling/demo/examples';
 import { outputOf, payrollDriver } from '../../tooling/demo/payrollExample';
 import { CREDENTIAL_ID, CREDENTIAL_NAME } from '../../tooling/n8n/n8n';
 import { chain, walletNode } from '../../tooling/n8n/workflow';
-import { payeeMaker, payeeRows, payoutsPerBeneficiary, postJson, webhookNode, type Payee } from '../queue/support/queue';
+import { payeeMaker, payeeRows, payoutsPerBeneficiary, webhookNode, type Payee } from '../queue/support/queue';
+import { postJson } from '../../tooling/n8n/http';
 
 const WORKFLOW_ID = 'WalletControls01';
 const PATH = 'controls-pay';

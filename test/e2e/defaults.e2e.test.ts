@@ -16,7 +16,8 @@
  */
 import { describeE2E, startStack, stopStack, type ApiExecution, type Stack } from './support/e2e';
 import { chain } from '../../tooling/n8n/workflow';
-import { paidTimes, payeeMaker, payeePayout, payeeRows, postJson, webhookNode, type Payee } from '../queue/support/queue';
+import { paidTimes, payeeMaker, payeePayout, payeeRows, webhookNode, type Payee } from '../queue/support/queue';
+import { postJson } from '../../tooling/n8n/http';
 
 const WORKFLOW_ID = 'WalletDefaults01';
 const PATH = 'defaults-pay';

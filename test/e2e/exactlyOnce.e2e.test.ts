@@ -20,7 +20,7 @@ import { randomUUID } from 'crypto';
 import { signBody, type ReferenceMode } from '../../tooling/sandbox';
 import {
 	describeE2E,
-	ended,
+	executionWhen,
 	executionsOf,
 	sandboxApi,
 	startStack,
@@ -31,6 +31,7 @@ import {
 } from './support/e2e';
 import { MONEY_OPERATIONS, type MoneyOperation, type OperationEnv, type Row } from './support/moneyOperations';
 import { CREDENTIAL_ID, CREDENTIAL_NAME, WALLET_TRIGGER_TYPE, type WorkflowJson } from '../../tooling/n8n/n8n';
+import { postJson } from '../../tooling/n8n/http';
 import { graph, node, walletNode, type WorkflowNode } from '../../tooling/n8n/workflow';
 
 const WEBHOOK_SECRET = 'whsec_exactly_once';
@@ -160,21 +161,8 @@ describeE2E('exactly-once money movement in n8n (`n8n start`, REST retries, manu
 		await waitForExecutionsOf(stack!.n8n, id, count, timeoutMs);
 
 	/** One execution, once it has finished. */
-	async function finished(executionId: string, timeoutMs = 30000): Promise<ApiExecution> {
-		const deadline = Date.now() + timeoutMs;
-		for (;;) {
-			const found = await stack!.n8n.publicApi<ApiExecution>('GET', `/executions/${executionId}?includeData=true`);
-			if (found.status === 200 && ended(found.body)) return found.body;
-			if (Date.now() > deadline) throw new Error(`Execution ${executionId} did not finish: ${JSON.stringify(found.body).slice(0, 500)}`);
-			await sleep(200);
-		}
-	}
-
-	async function postJson(url: string, body: string, headers: Record<string, string> = {}) {
-		const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
-		await response.arrayBuffer();
-		return response.status;
-	}
+	const finished = async (executionId: string, timeoutMs = 30000): Promise<ApiExecution> =>
+		await executionWhen(stack!.n8n, executionId, { timeoutMs });
 
 	const url = (path: string) => `${stack!.n8n.baseUrl}/webhook/${path}`;
 	const postRows = async (scenario: Scenario, op: MoneyOperation, mode: ReferenceMode, body: Record<string, unknown>) =>

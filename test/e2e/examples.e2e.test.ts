@@ -22,6 +22,7 @@ import type { PayoutRecord, CollectionRecord } from '../../tooling/sandbox/state
 import {
 	calls,
 	describeE2E,
+	executionWhen,
 	executionsOf,
 	sandboxApi,
 	startStack,
@@ -541,17 +542,8 @@ describeE2E('example workflows in n8n', () => {
 		}
 
 		/** Polls one execution until its status is one of `statuses`. */
-		async function executionWithStatus(executionId: string, statuses: string[], timeoutMs = 60000): Promise<ApiExecution> {
-			const deadline = Date.now() + timeoutMs;
-			for (;;) {
-				const found = await stack!.n8n.publicApi<ApiExecution>('GET', `/executions/${executionId}?includeData=true`);
-				if (found.status === 200 && statuses.includes(found.body.status)) return found.body;
-				if (Date.now() > deadline) {
-					throw new Error(`Execution ${executionId} is not ${statuses.join('/')}: ${JSON.stringify(found.body).slice(0, 800)}\n${stack!.n8n.log.slice(-3000)}`);
-				}
-				await sleep(250);
-			}
-		}
+		const executionWithStatus = async (executionId: string, statuses: string[], timeoutMs = 60000): Promise<ApiExecution> =>
+			await executionWhen(stack!.n8n, executionId, { statuses, timeoutMs, everyMs: 250 });
 
 		/** What each payout of a run should end as: the closed account fails, the others are paid. */
 		function expectedOutcomes(payees: Payee[], paid: Array<Record<string, unknown>>) {

@@ -35,7 +35,8 @@ import { describeE2E, startStack, stopStack, type ApiExecution, type Stack } fro
 import { MONEY_OPERATIONS, UNKNOWN_ID, type MoneyOperation } from './support/moneyOperations';
 import type { WorkflowJson } from '../../tooling/n8n/n8n';
 import { chain, walletNode } from '../../tooling/n8n/workflow';
-import { paidTimes, payeeMaker, payeeRows, payoutsPerBeneficiary, postJson, webhookNode, type Payee } from '../queue/support/queue';
+import { paidTimes, payeeMaker, payeeRows, payoutsPerBeneficiary, webhookNode, type Payee } from '../queue/support/queue';
+import { postJson } from '../../tooling/n8n/http';
 
 const N = Number(process.env.WALLET_PAYROLL_N ?? 6000);
 if (!Number.isInteger(N) || N < 2) throw new Error(`WALLET_PAYROLL_N must be a whole number of 2 or more, not ${process.env.WALLET_PAYROLL_N}`);

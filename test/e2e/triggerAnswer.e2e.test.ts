@@ -28,7 +28,8 @@ import {
 	type Stack,
 } from './support/e2e';
 import { CREDENTIAL_ID } from '../../tooling/n8n/n8n';
-import { paidTimes, postJson } from '../queue/support/queue';
+import { paidTimes } from '../queue/support/queue';
+import { postJson } from '../../tooling/n8n/http';
 
 const WORKFLOW_ID = 'WalletE2eAnswer1';
 const WEBHOOK_ID = randomUUID();

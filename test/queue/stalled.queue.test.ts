@@ -34,7 +34,6 @@ import {
 	payeePayout,
 	payeeRows,
 	payoutsPerBeneficiary,
-	postJson,
 	recordResults,
 	resendNotCarriedOut,
 	settledExecutions,
@@ -43,6 +42,7 @@ import {
 	webhookNode,
 	type QueueStack,
 } from './support/queue';
+import { postJson } from '../../tooling/n8n/http';
 import { queueLabel } from './support/config';
 
 const PAYEES = 100;

@@ -22,7 +22,6 @@ import {
 	payeeAtDefaults,
 	payeeMaker,
 	payeeRows,
-	postJson,
 	recordResults,
 	settledExecutions,
 	startQueueStack,
@@ -31,6 +30,7 @@ import {
 	type Payee,
 	type QueueStack,
 } from './support/queue';
+import { postJson } from '../../tooling/n8n/http';
 import { queueLabel } from './support/config';
 
 const BATCH_WORKFLOW = 'WalletQueueBatch';

@@ -23,7 +23,8 @@ import { DEFAULT_CLAIM_WAIT_MS, takeoverWaitMs } from '../../nodes/shared/ledger
 import { stopStack, type ApiExecution } from '../e2e/support/e2e';
 import type { WorkflowJson } from '../../tooling/n8n/n8n';
 import { chain } from '../../tooling/n8n/workflow';
-import { describeQueue, failures, paidTimes, payeeMaker, payeePayout, payeeRows, payoutsPerBeneficiary, postJson, recordResults, resendNotCarriedOut, settledExecutions, sleep, startQueueStack, webhookNode, type Payee, type QueueStack } from './support/queue';
+import { describeQueue, failures, paidTimes, payeeMaker, payeePayout, payeeRows, payoutsPerBeneficiary, recordResults, resendNotCarriedOut, settledExecutions, sleep, startQueueStack, webhookNode, type Payee, type QueueStack } from './support/queue';
+import { postJson } from '../../tooling/n8n/http';
 import { queueLabel } from './support/config';
 
 const PAYEES = 100;

@@ -4,6 +4,7 @@
  * that may be reused (`references: 'lenient'`).
  */
 import { startSandbox, type ReferenceMode, type Sandbox } from '../../tooling/sandbox';
+import { waitFor } from '../helpers/waitFor';
 
 // ---------------------------------------------------------------- helpers
 
@@ -31,15 +32,6 @@ async function api(method: string, path: string, body?: unknown, options: { auth
 		parsed = undefined;
 	}
 	return { status: res.status, body: parsed };
-}
-
-/** Polls until `check` holds (follow-up work runs on a timer, after the answer). */
-async function waitFor(check: () => boolean, ms = 1000): Promise<void> {
-	const until = Date.now() + ms;
-	while (!check()) {
-		if (Date.now() > until) throw new Error('condition not met in time');
-		await new Promise((resolve) => setTimeout(resolve, 5));
-	}
 }
 
 const PAYOUT = '/api/v2/wallets/payout/initialize';

@@ -10,16 +10,9 @@ import * as os from 'os';
 import * as path from 'path';
 
 import { selfSignedCertificate, startSandbox, type Sandbox } from '../../tooling/sandbox';
+import { waitFor } from '../helpers/waitFor';
 
 const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
-
-async function waitFor(condition: () => boolean, timeoutMs = 2000): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!condition()) {
-		if (Date.now() > deadline) throw new Error('condition not met in time');
-		await new Promise((resolve) => setTimeout(resolve, 10));
-	}
-}
 
 function get(sandbox: Sandbox, agent: http.Agent, ca?: string): Promise<{ status: number; body: { status: boolean } }> {
 	const client = sandbox.url.startsWith('https:') ? https : http;
@@ -49,9 +42,9 @@ describe('connection numbers', () => {
 			await get(sandbox, new http.Agent({ keepAlive: false }));
 			expect(sandbox.requests.map((r) => r.connection)).toEqual([1, 1, 2, 3]);
 			// The kept-alive connection is still open; the two others were closed after their answer.
-			await waitFor(() => sandbox.openConnections() === 1);
+			await waitFor(() => sandbox.openConnections() === 1, 2000, 10);
 			keepAlive.destroy();
-			await waitFor(() => sandbox.openConnections() === 0);
+			await waitFor(() => sandbox.openConnections() === 0, 2000, 10);
 		} finally {
 			keepAlive.destroy();
 			await sandbox.close();

@@ -1,7 +1,7 @@
-import { createHmac } from 'crypto';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { WalletPaymentsTrigger } from '../../nodes/WalletPaymentsTrigger/WalletPaymentsTrigger.node';
+import { signBody } from '../../tooling/sandbox/webhooks';
 import type { TestCredentials } from '../helpers/runNode';
 import { startTriggerHarness, type Answer, type TriggerHarness } from './harness';
 
@@ -12,9 +12,9 @@ export const HEADER = 'x-wallet-signature';
 
 export const CREDENTIALS: TestCredentials = { apiKey: API_KEY, baseUrl: 'http://127.0.0.1:9', webhookSecret: SECRET };
 
-export function sign(body: string | Buffer, secret = SECRET, algorithm: 'sha256' | 'sha512' = 'sha512'): string {
-	return createHmac(algorithm, secret).update(body).digest('hex');
-}
+/** The provider's signature of a body (the sandbox's signBody), with this file's secret by default. */
+export const sign = (body: string | Buffer, secret = SECRET, algorithm: 'sha256' | 'sha512' = 'sha512'): string =>
+	signBody(body, secret, algorithm);
 
 /** A payout event as the provider sends it. */
 export function payoutEvent(overrides: { event?: string; id?: string; status?: string } = {}): IDataObject {

@@ -3,11 +3,9 @@
  * workflow in the editor, the run waiting on the approver's form, the approver's answer, and the
  * nodes' outputs read from the finished execution.
  */
-import { ended, type ApiExecution } from '../n8n/executions';
+import { executionWhen, type ApiExecution } from '../n8n/executions';
 import { approverLogin } from './examples';
 import type { N8n } from '../n8n/n8n';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A node's output items (main output 0) in one of its runs. */
 export const outputOf = (execution: ApiExecution, node: string, runIndex = 0) =>
@@ -15,17 +13,8 @@ export const outputOf = (execution: ApiExecution, node: string, runIndex = 0) =>
 
 export function payrollDriver(n8n: () => N8n, workflowId: string) {
 	/** The execution once it has one of `statuses` (and its data); an error or crash fails. */
-	async function executionWith(id: string, statuses: string[]): Promise<ApiExecution> {
-		const deadline = Date.now() + 90000;
-		for (;;) {
-			const found = await n8n().publicApi<ApiExecution>('GET', `/executions/${id}?includeData=true`);
-			if (found.status === 200 && statuses.includes(found.body.status) && ended(found.body)) return found.body;
-			if (found.status === 200 && !statuses.includes(found.body.status) && ['error', 'crashed', 'canceled'].includes(found.body.status))
-				throw new Error(`Execution ${id} ended ${found.body.status}: ${JSON.stringify((found.body.data?.resultData as { error?: unknown } | undefined)?.error ?? null)}`);
-			if (Date.now() > deadline) throw new Error(`Execution ${id} is not ${statuses.join('/')}: ${found.body.status}`);
-			await sleep(300);
-		}
-	}
+	const executionWith = async (id: string, statuses: string[]): Promise<ApiExecution> =>
+		await executionWhen(n8n(), id, { statuses, timeoutMs: 90000, everyMs: 300, failOnOtherEnd: true });
 
 	return {
 		executionWith,

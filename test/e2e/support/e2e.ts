@@ -6,7 +6,7 @@ import { ended, type ApiExecution } from '../../../tooling/n8n/executions';
 import { N8n, type N8nOptions, type WalletCredentialData } from '../../../tooling/n8n/n8n';
 import { payPerEventWorkflow } from '../../../tooling/n8n/workflow';
 
-export { ended, type ApiExecution } from '../../../tooling/n8n/executions';
+export { ended, executionWhen, type ApiExecution } from '../../../tooling/n8n/executions';
 
 /** e2e files run only under test/jest/e2e.config.js (its globalSetup installs n8n and packs). */
 export const describeE2E: jest.Describe = process.env.WALLET_E2E ? describe : describe.skip;

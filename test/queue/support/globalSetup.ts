@@ -26,7 +26,7 @@ export default async function globalSetup(): Promise<void> {
 	const { postgresBin, redisBin } = ensureServices(log);
 	const services: Service[] = [];
 	(globalThis as Record<string, unknown>)[SERVICES_KEY] = services;
-	// Also when interrupted (Ctrl-C, an error): support/processes.ts kills the servers' process
+	// Also when interrupted (Ctrl-C, an error): tooling/n8n/processes.ts kills the servers' process
 	// groups on exit and the e2e globalSetup removes the run folder with their data.
 	process.on('exit', () => {
 		for (const service of services) fs.rmSync(service.dataDir, { recursive: true, force: true });

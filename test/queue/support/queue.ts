@@ -5,6 +5,7 @@ import * as path from 'path';
 
 import type { Sandbox, SandboxOptions } from '../../../tooling/sandbox';
 import { executionsOf, sandboxApi, startStack, type ApiExecution } from '../../e2e/support/e2e';
+import { postJson } from '../../../tooling/n8n/http';
 import { installPaths, REPO_ROOT } from '../../../tooling/n8n/install';
 import type { N8nOptions, WorkflowJson } from '../../../tooling/n8n/n8n';
 import { node, walletNode, type WalletNodeOptions, type WorkflowNode } from '../../../tooling/n8n/workflow';
@@ -126,16 +127,6 @@ export function paidTimes(sandbox: Sandbox, beneficiaryIds: string[]): Record<st
 		histogram[n] = (histogram[n] ?? 0) + 1;
 	}
 	return histogram;
-}
-
-export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<number> {
-	const response = await fetch(url, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json', ...headers },
-		body: typeof body === 'string' ? body : JSON.stringify(body),
-	});
-	await response.arrayBuffer();
-	return response.status;
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * PostgreSQL and Redis for the queue-mode suite, MariaDB for the compat suite: Debian's packages (installed with apt-get when
  * missing), each started as a private server on a free 127.0.0.1 port with its data in a
- * temporary folder, each in its own process group owned by this process (support/processes.ts:
+ * temporary folder, each in its own process group owned by this process (tooling/n8n/processes.ts:
  * stopped by PID, killed with jest if jest dies), and the folder removed when stopped.
  */
 import { spawnSync, type ChildProcess, type SpawnOptions } from 'child_process';
