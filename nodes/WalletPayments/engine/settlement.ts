@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import type { InFlight } from './inFlight';
-
+import type { Batching } from '../input/batching';
+import { inFlight, type InFlight } from './inFlight';
+import type { ItemResult } from './itemLoop';
 import { apiRequest } from '../transport/request';
 import { InvalidInput, numberInRange, optionalText } from '../input/validation';
 
@@ -208,4 +209,47 @@ export function waitForFinalStatusProperties(): INodeProperties[] {
 		},
 		...waitProperties({ waitForFinalStatus: [true] }),
 	];
+}
+
+/**
+ * The guarded pipeline's settle step: every sent item that asked to wait (`waitOf`) waits at once,
+ * their status checks within the Batching bound on requests in flight. Gives the sent items'
+ * outputs with their final status, by item index (only those that waited).
+ */
+export async function settleSent(
+	context: IExecuteFunctions,
+	sent: Map<number, ItemResult<IDataObject>>,
+	waitOf: (itemIndex: number) => WaitSettings | undefined,
+	batching: Batching | undefined,
+): Promise<Map<number, IDataObject>> {
+	const toWait = [...sent.entries()]
+		.filter(
+			([itemIndex, result]) =>
+				result.ok &&
+				!!waitOf(itemIndex) &&
+				typeof result.value.id === 'string' &&
+				!result.value.alreadySubmitted,
+		)
+		.map(([itemIndex]) => itemIndex);
+	const checks = inFlight(batching && toWait.length > 0 ? batching.itemsPerBatch : 1);
+	const waited = new Map<number, IDataObject>();
+	await Promise.all(
+		toWait.map(async (itemIndex) => {
+			const json = (sent.get(itemIndex) as { ok: true; value: IDataObject }).value;
+			try {
+				const settlement = await waitForFinalStatus(
+					context,
+					json.id as string,
+					waitOf(itemIndex)!,
+					checks,
+				);
+				waited.set(itemIndex, { ...json, ...settlementFields(settlement) });
+			} catch (error) {
+				// The payout was sent: a failed check does not make it a failed item.
+				const waitError = (error as Error).message;
+				waited.set(itemIndex, { ...json, settled: false, finalStatus: null, waitError });
+			}
+		}),
+	);
+	return waited;
 }

@@ -1,0 +1,64 @@
+/**
+ * The guarded pipeline's output step: one output per input item, in item order (settled, sent,
+ * or its error), with Include Input Fields, and the Run Summary item when asked.
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { readPayeeName } from '../../controls/approval';
+import { runSummary, type SummaryRow } from '../../output/runSummary';
+import { inItemOrder, type ItemResult } from '../itemLoop';
+import type { PreparedItem } from './prepare';
+
+export interface GuardedResults {
+	prepared: Map<number, ItemResult<PreparedItem>>;
+	sent: Map<number, ItemResult<IDataObject>>;
+	settled: Map<number, IDataObject>;
+}
+
+export function guardedOutput(
+	context: IExecuteFunctions,
+	indexes: number[],
+	{ prepared, sent, settled }: GuardedResults,
+): INodeExecutionData[] {
+	const outputs = new Map<number, ItemResult<INodeExecutionData[]>>();
+	for (const itemIndex of indexes) {
+		const json = settled.get(itemIndex);
+		const result = json
+			? { ok: true as const, value: json }
+			: (sent.get(itemIndex) ?? prepared.get(itemIndex)!);
+		outputs.set(
+			itemIndex,
+			result.ok
+				? {
+						ok: true,
+						value: context.helpers.returnJsonArray(
+							withInputFields(context, itemIndex, result.value as IDataObject),
+						),
+					}
+				: result,
+		);
+	}
+	const out = inItemOrder(context, indexes, outputs);
+	if (context.getNodeParameter('runSummary', 0, false) !== true) return out;
+	const rows = indexes.map((itemIndex): SummaryRow => {
+		const result = outputs.get(itemIndex)!;
+		const preparedResult = prepared.get(itemIndex)!;
+		const item = preparedResult.ok ? preparedResult.value : undefined;
+		const sentResult = sent.get(itemIndex);
+		const json = settled.get(itemIndex) ?? (sentResult?.ok ? sentResult.value : undefined);
+		return {
+			itemIndex,
+			payeeName: readPayeeName(context, itemIndex),
+			body: item?.request.body,
+			money: item?.request.money,
+			...(result.ok ? { json } : { error: String(result.errorItem.json.error ?? '') }),
+		};
+	});
+	return [...out, { json: runSummary(rows), pairedItem: indexes.map((item) => ({ item })) }];
+}
+
+/** Include Input Fields (descriptions/fields.ts): the input row's fields first, the node's over them. */
+function withInputFields(context: IExecuteFunctions, itemIndex: number, json: IDataObject) {
+	if (context.getNodeParameter('includeInputFields', itemIndex, false) !== true) return json;
+	return { ...context.getInputData()[itemIndex].json, ...json };
+}
