@@ -7,8 +7,9 @@
  *
  * Scoped overrides, nothing else: n8n's config as it is, minus the rules for code that runs
  * inside n8n (the community-node rules forbid `process`, `fs`, `child_process`, timers and other
- * imports, which a test harness or a benchmark needs, and `no-console`), and `_`-prefixed names
- * allowed to stay unused (a destructured value a test leaves out on purpose).
+ * imports, which a test harness or a benchmark needs, and `no-console`), the node file-name rule
+ * (test/nodes/ has a node's path, not a node), and `_`-prefixed names allowed to stay unused (a
+ * destructured value a test leaves out on purpose).
  */
 import { config as n8nConfig } from '@n8n/node-cli/eslint';
 import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
@@ -24,6 +25,8 @@ export default [
 		rules: {
 			...communityRulesOff,
 			'no-console': 'off',
+			// test/nodes/ mirrors nodes/: its files are tests of a node, not nodes, whatever their path.
+			'n8n-nodes-base/node-filename-against-convention': 'off',
 			'@typescript-eslint/no-unused-vars': [
 				'error',
 				{ argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true },

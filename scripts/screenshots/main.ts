@@ -23,7 +23,7 @@
  * runs itself again with the cached Node 24.
  *
  * Each picture's fingerprint (the node descriptions and the example it shows) and its file's hash
- * go into docs/screenshots/manifest.json; `npm test` (test/screenshots.test.ts) fails when a
+ * go into docs/screenshots/manifest.json; `npm test` (test/project/screenshots.test.ts) fails when a
  * picture shows a node or example that has changed since it was taken: run this again then.
  *
  * Environment: SCREENSHOTS_DIR (default docs/screenshots), SCREENSHOTS_ONLY (comma-separated
@@ -100,7 +100,7 @@ async function main(): Promise<void> {
 		await editor.signIn(token);
 
 		fs.mkdirSync(OUT_DIR, { recursive: true });
-		// Each picture's fingerprint (what it shows) and hash: test/screenshots.test.ts checks them.
+		// Each picture's fingerprint (what it shows) and hash: test/project/screenshots.test.ts checks them.
 		const manifest = readManifest(OUT_DIR);
 		const only = (process.env.SCREENSHOTS_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 		// The newest beneficiary: the agent's List beneficiaries reads the 20 newest, and the demo

@@ -198,7 +198,7 @@ describeE2E('exactly-once money movement in n8n (`n8n start`, REST retries, manu
 	for (const mode of MODES) {
 		for (const op of MONEY_OPERATIONS) {
 			// Items per Batch 1: "item 2 of 3" is about a run sent one item after another (with the
-			// default, item 3 is in flight with item 2: test/concurrentSends.test.ts).
+			// default, item 3 is in flight with item 2: test/nodes/WalletPayments/engine/exactlyOnce/send.test.ts).
 			const retryOnFail = { retryOnFail: true, maxTries: 2, waitBetweenTries: 100, parameters: { batching: { itemsPerBatch: 1 } } };
 			viaWebhook('Retry', op, mode, payNode(op));
 			viaWebhook('OnFail', op, mode, payNode(op, retryOnFail));

@@ -11,8 +11,8 @@ import type { IDataObject, INodeParameters, NodeApiError } from 'n8n-workflow';
 
 import type { FailureRule, RecordedRequest } from '../../tooling/sandbox';
 import { useSandbox, type SandboxFixture } from '../helpers/sandbox';
-import { issueCard } from '../operations/support';
-import { callApi, createBeneficiary, initiatePayout } from '../operations/wallet-support';
+import { issueCard } from '../helpers/operations';
+import { callApi, createBeneficiary, initiatePayout } from '../helpers/walletOperations';
 
 const fixture = useSandbox();
 

@@ -12,10 +12,10 @@ import { LoggerProxy } from 'n8n-workflow';
 
 import { useSandbox, type SandboxFixture } from '../helpers/sandbox';
 import type { RunResult, TestCredentials } from '../helpers/runNode';
-import { issueCard } from '../operations/support';
-import { callApi, createBeneficiary, destinationForm, idLocator, initiatePayout } from '../operations/wallet-support';
-import type { TriggerHarness } from '../trigger/harness';
-import { closeHarnesses, emitted, sign, startTrigger } from '../trigger/support';
+import { issueCard } from '../helpers/operations';
+import { callApi, createBeneficiary, destinationForm, idLocator, initiatePayout } from '../helpers/walletOperations';
+import type { TriggerHarness } from '../helpers/triggerHarness';
+import { closeHarnesses, emitted, sign, startTrigger } from '../helpers/trigger';
 
 const API_KEY = 'sk_live_matrix_5e1f0c2b9a7d44_do_not_leak';
 const WRONG_API_KEY = 'sk_live_wrong_3a9c7e1b2d4f66_also_secret';

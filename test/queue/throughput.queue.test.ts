@@ -99,7 +99,7 @@ describeQueue('queue mode under load: concurrent production webhooks on two work
 		expect(workers.worker2).toBeGreaterThan(0);
 
 		// The claim's timing assumption (docs/ledger.md, "The timing assumption"): no store call takes
-		// two claim waits between its read and its write (test/ledger/claim.test.ts shows the bound).
+		// two claim waits between its read and its write (test/nodes/shared/ledger/claim.test.ts shows the bound).
 		// Held here with a margin of 2: every call, timed whole (which bounds it), under one.
 		const times = [...n8n.storeCallMs].sort((a, b) => a - b);
 		const at = (q: number) => times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)];

@@ -2,7 +2,7 @@
  * What each picture under docs/screenshots/ shows, as a fingerprint: the node descriptions of
  * this package (every field, option and text the editor draws from them) and the example
  * workflow the picture opens. `npm run screenshots` records each picture's fingerprint and its
- * file's hash in docs/screenshots/manifest.json; test/screenshots.test.ts fails when the code no
+ * file's hash in docs/screenshots/manifest.json; test/project/screenshots.test.ts fails when the code no
  * longer gives that fingerprint (the picture shows a node or an example that has changed since
  * it was taken) or when a picture is not the one recorded.
  */

@@ -1,7 +1,7 @@
 /**
  * Every value the ledger writes into n8n's store, named once (the table: docs/ledger.md, "The
  * values in the store"). Released versions wrote these exact strings: never change them
- * (test/ledgerCompat.test.ts reads a store written by 0.1.0).
+ * (test/nodes/shared/ledger/states.test.ts reads a store written by 0.1.0).
  */
 import { randomUUID } from 'crypto';
 
