@@ -1,4 +1,4 @@
-import type { IDataObject, INodeParameterResourceLocator, INodeParameters, ResourceMapperValue } from 'n8n-workflow';
+import type { IDataObject, INodeParameterResourceLocator, INodeParameters, IRun, ResourceMapperValue } from 'n8n-workflow';
 
 import type { SandboxFixture } from './sandbox';
 
@@ -112,3 +112,17 @@ export function movableClock() {
 		},
 	};
 }
+
+/** Payout → Initiate of each item's cents to one saved beneficiary, keyed by the item's invoice. */
+export const payoutBy = (beneficiaryId: string) =>
+	payoutInitiate({
+		amount: '={{ $json.cents }}',
+		description: '={{ $json.invoice }}',
+		beneficiaryMode: 'id',
+		beneficiaryId: idLocator(beneficiaryId),
+		duplicateProtection: { idempotencyKey: '={{ $json.invoice }}' },
+	});
+
+/** The hints (notices above the output) of every node in a run. */
+export const hintsOf = (run: IRun) =>
+	Object.values(run.data.resultData.runData).flatMap((runs) => runs.flatMap((r) => r.hints ?? []));

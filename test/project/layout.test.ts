@@ -170,3 +170,50 @@ test('the root: at most 22 entries in git, no jest config (they are in test/jest
 	expect(entries.filter((name) => /^jest\..*config|^jest\.config/.test(name))).toEqual([]);
 	expect(fs.readdirSync(path.join(ROOT, 'test/jest')).filter((name) => name.endsWith('.config.js')).length).toBeGreaterThan(0);
 });
+
+/**
+ * Source files tested under another name, with the test that covers them (no logic of their own:
+ * `null`). Every other file under nodes/ has its test at the mirrored path: test/<path>.test.ts,
+ * test/<path>.<aspect>.test.ts, or, for a file of a resource (actions/<resource>/), its resource's
+ * test (test/nodes/WalletPayments/actions/<resource>.test.ts).
+ */
+const TESTED_ELSEWHERE: Record<string, string | null> = {
+	'nodes/WalletPayments/actions/operation.ts': null,
+	'nodes/WalletPayments/actions/resources.ts': 'test/project/layout.test.ts',
+	'nodes/WalletPayments/descriptions/displayOptions.ts': 'test/nodes/WalletPayments/WalletPayments.node.test.ts',
+	'nodes/WalletPayments/descriptions/fields.ts': 'test/nodes/WalletPayments/WalletPayments.node.test.ts',
+	'nodes/WalletPayments/descriptions/locators.ts': 'test/nodes/WalletPayments/methods/listSearch.test.ts',
+	'nodes/WalletPayments/descriptions/toolDescriptions.ts': 'test/nodes/WalletPayments/WalletPayments.node.test.ts',
+	'nodes/WalletPayments/engine/exactlyOnce/output.ts': 'test/nodes/WalletPayments/engine/settlement.test.ts',
+	'nodes/WalletPayments/engine/exactlyOnce/prepare.ts': 'test/nodes/WalletPayments/engine/exactlyOnce/pipeline.test.ts',
+	'nodes/WalletPayments/engine/exactlyOnce/preview.ts': 'test/nodes/WalletPayments/controls/approval.test.ts',
+	'nodes/WalletPayments/engine/exactlyOnce/run.ts': 'test/nodes/WalletPayments/engine/exactlyOnce/pipeline.test.ts',
+	'nodes/WalletPayments/engine/itemLoop.ts': 'test/matrix/failures.test.ts',
+	'nodes/WalletPayments/engine/limitCheck.ts': 'test/nodes/WalletPayments/controls/paymentLimits.test.ts',
+	'nodes/WalletPayments/input/lists.ts': 'test/nodes/WalletPayments/actions/beneficiary.test.ts',
+	'nodes/WalletPayments/methods/loadOptions.ts': 'test/nodes/WalletPayments/input/destination.test.ts',
+	'nodes/WalletPayments/methods/resourceMapping.ts': 'test/nodes/WalletPayments/input/destination.test.ts',
+	'nodes/WalletPayments/transport/request.ts': 'test/matrix/failures.test.ts',
+	'nodes/WalletPaymentsTrigger/answers.ts': 'test/nodes/WalletPaymentsTrigger/WalletPaymentsTrigger.node.test.ts',
+	'nodes/WalletPaymentsTrigger/dedupe.ts': 'test/nodes/WalletPaymentsTrigger/WalletPaymentsTrigger.node.test.ts',
+	'nodes/shared/credential.ts': 'test/matrix/secrets.test.ts',
+	'nodes/shared/ledger/book.ts': 'test/nodes/shared/ledger/ledger.test.ts',
+	'nodes/shared/ledger/index.ts': null,
+	'nodes/shared/ledger/peek.ts': 'test/nodes/shared/ledger/ledger.test.ts',
+	'nodes/shared/ledger/pool.ts': 'test/nodes/shared/ledger/ledger.test.ts',
+	'nodes/shared/ledger/verify.ts': 'test/nodes/shared/ledger/ledger.test.ts',
+};
+
+test('every source file under nodes/ has a test a newcomer can find: at its mirrored path, or listed here', () => {
+	const exists = (file: string) => fs.existsSync(path.join(ROOT, file));
+	const mirrored = (file: string) => {
+		const base = `test/${file.replace(/\.ts$/, '')}`;
+		const folder = path.posix.dirname(base);
+		const aspects = exists(folder) && fs.readdirSync(path.join(ROOT, folder)).some((name) => name.startsWith(`${path.posix.basename(base)}.`) && name.endsWith('.test.ts'));
+		return exists(`${base}.test.ts`) || aspects || (file.startsWith('nodes/WalletPayments/actions/') && exists(`${folder}.test.ts`));
+	};
+	const sourceFiles = files.filter((file) => file.startsWith('nodes/') && (!file.endsWith('/index.ts') || file === 'nodes/shared/ledger/index.ts'));
+	expect(sourceFiles.filter((file) => !mirrored(file) && !(file in TESTED_ELSEWHERE))).toEqual([]);
+	expect(Object.keys(TESTED_ELSEWHERE).filter((file) => !exists(file) || mirrored(file))).toEqual([]);
+	expect(Object.values(TESTED_ELSEWHERE).filter((test): test is string => test !== null && !exists(test))).toEqual([]);
+});

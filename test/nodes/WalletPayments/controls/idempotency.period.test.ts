@@ -3,11 +3,11 @@
  * once per period, the period taken from the data, with no key expression to write. Resend Only
  * These Keys (point 4): exactly the chosen rows are sent again. Over real HTTP against the sandbox.
  */
-import type { IDataObject, INodeParameters, IRun } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { periodKey, resendKeysOf } from '../../../../nodes/WalletPayments/controls/idempotency';
 import { useSandbox } from '../../../helpers/sandbox';
-import { createBeneficiary, payoutToSaved } from '../../../helpers/walletOperations';
+import { createBeneficiary, hintsOf, payoutToSaved } from '../../../helpers/walletOperations';
 
 const fixture = useSandbox();
 
@@ -17,7 +17,6 @@ const payroll = (beneficiaryId: string, protection: INodeParameters = { rowId: '
 	payoutToSaved(beneficiaryId, { description: 'Payroll', duplicateProtection: protection });
 
 const rows = (period: string, amounts = ['100', '250']) => amounts.map((amount, i) => ({ employeeId: `EMP-${i + 1}`, amount, period }));
-const hintsOf = (run: IRun) => Object.values(run.data.resultData.runData).flatMap((runs) => runs.flatMap((r) => r.hints ?? []));
 const alreadySubmitted = (items: Array<{ json: IDataObject }>) => items.map((i) => i.json.alreadySubmitted === true);
 
 test('the key made from Row ID and Period', () => {
