@@ -189,7 +189,6 @@ const TESTED_ELSEWHERE: Record<string, string | null> = {
 	'nodes/WalletPayments/engine/exactlyOnce/preview.ts': 'test/nodes/WalletPayments/controls/approval.test.ts',
 	'nodes/WalletPayments/engine/exactlyOnce/run.ts': 'test/nodes/WalletPayments/engine/exactlyOnce/pipeline.test.ts',
 	'nodes/WalletPayments/engine/itemLoop.ts': 'test/matrix/failures.test.ts',
-	'nodes/WalletPayments/engine/limitCheck.ts': 'test/nodes/WalletPayments/controls/paymentLimits.test.ts',
 	'nodes/WalletPayments/input/lists.ts': 'test/nodes/WalletPayments/actions/beneficiary.test.ts',
 	'nodes/WalletPayments/methods/loadOptions.ts': 'test/nodes/WalletPayments/input/destination.test.ts',
 	'nodes/WalletPayments/methods/resourceMapping.ts': 'test/nodes/WalletPayments/input/destination.test.ts',

@@ -6,7 +6,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { GuardedOperation } from '../engine/exactlyOnce/prepare';
-import type { ReadMoney } from '../engine/limitCheck';
+import type { ReadMoney } from '../controls/paymentLimits';
 
 type Execute = (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
 

@@ -9,7 +9,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { batchingOf } from '../input/batching';
 import { runGuarded } from '../engine/exactlyOnce/pipeline';
 import { eachItem, eachItemBatched, inItemOrder } from '../engine/itemLoop';
-import { refusedByLimits } from '../engine/limitCheck';
+import { refusedByLimits } from '../controls/paymentLimits';
 import type { Operation } from './operation';
 import { resources, type ResourceName } from './resources';
 

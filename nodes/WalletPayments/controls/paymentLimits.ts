@@ -6,9 +6,14 @@
  * (a total per day) cannot be kept: n8n's store is per workflow and node
  * (docs/payment-controls.md).
  */
-import type { ICredentialDataDecryptedObject, IExecuteFunctions } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { refuseAll } from '../engine/itemLoop';
 import { itemRanges } from '../input/itemRanges';
 import { majorText, majorToMinor } from '../input/units';
 import { InvalidInput } from '../input/validation';
@@ -211,4 +216,29 @@ export async function limitsRefusal(
 		description:
 			'The limits are set on the credential by its owner (Maximum per Payment, Maximum per Run, Allowed Currencies, Saved Beneficiaries Only). Change the items, split the run, or ask the owner to change the limits.',
 	});
+}
+
+/**
+ * The limits for an operation that moves money but is not guarded (Swap → Get Quote: the amount
+ * is given there; Finalize carries only the quote's ID). Every item's money is read first; a run
+ * that breaks a limit runs no item.
+ */
+export type ReadMoney = (this: IExecuteFunctions, itemIndex: number) => Money;
+
+/** The run's output when the limits refuse it, else undefined (the items run as usual). */
+export async function refusedByLimits(
+	context: IExecuteFunctions,
+	indexes: number[],
+	readMoney: ReadMoney,
+): Promise<INodeExecutionData[] | undefined> {
+	const items: Array<{ itemIndex: number; money: Money }> = [];
+	for (const itemIndex of indexes) {
+		try {
+			items.push({ itemIndex, money: readMoney.call(context, itemIndex) });
+		} catch {
+			// An item that cannot be read fails on its own when it runs.
+		}
+	}
+	const refusal = await limitsRefusal(context, items);
+	return refusal ? refuseAll(context, indexes, new Map(), refusal) : undefined;
 }

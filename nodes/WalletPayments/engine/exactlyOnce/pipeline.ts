@@ -47,7 +47,7 @@ export async function runGuarded(
 	// 3. Record and send, each item at most once.
 	const batching = items.length > 0 ? batchingOf(context) : undefined;
 	const sent = batching
-		? await sendOnce(context, items, origin, batching)
+		? await recordAndSendAll(context, items, origin, batching)
 		: new Map<number, ItemResult<IDataObject>>();
 	noteRepeats(context, [...sent.values()]);
 	// 4. Settle: Wait for Final Status. 5. Output, in item order.
@@ -57,12 +57,12 @@ export async function runGuarded(
 }
 
 /**
- * Sends the prepared items with the node's Batching (in flight at once, or batch after batch);
+ * Records and sends the prepared items with the node's Batching (in flight at once, or batch after batch);
  * then, even when the run stops on a failed item, releases what was reserved but not sent and
  * verifies that every record of what was sent held in n8n's store. A failure to verify does not
  * hide the item's own error.
  */
-async function sendOnce(
+async function recordAndSendAll(
 	context: IExecuteFunctions,
 	items: PreparedItem[],
 	origin: string,
@@ -70,15 +70,17 @@ async function sendOnce(
 ) {
 	// Made at the first item: where n8n has no store for it, each item fails on its own.
 	let run: ReturnType<typeof ledgerRun> | undefined;
-	const send = async (itemIndex: number) =>
-		await (run ??= ledgerRun(context, items, origin, batching.itemsPerBatch)).send(itemIndex);
+	const recordAndSend = async (itemIndex: number) =>
+		await (run ??= ledgerRun(context, items, origin, batching.itemsPerBatch)).recordAndSend(
+			itemIndex,
+		);
 	let stopped = true;
 	try {
 		const sent = await eachItemBatched(
 			context,
 			items.map((item) => item.itemIndex),
 			batching,
-			send,
+			recordAndSend,
 		);
 		stopped = false;
 		return sent;

@@ -80,7 +80,8 @@ export function ledgerRun(
 		}
 	};
 	return {
-		send: async (itemIndex: number): Promise<IDataObject> => {
+		/** The item's verdict from its window (reserved ahead), then sendItem: the one place that sends. */
+		recordAndSend: async (itemIndex: number): Promise<IDataObject> => {
 			await (sizeChecked ??= checkQueueSize());
 			const item = byIndex.get(itemIndex)!;
 			try {
