@@ -19,13 +19,43 @@ function sources(dir: string): string[] {
 const files = [...sources('nodes'), ...sources('credentials')];
 const lineCount = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8').split('\n').length - 1;
 
-/** The files a file imports (relative imports only, resolved to .ts files or index.ts). */
-function importsOf(file: string): string[] {
-	const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
-	return [...text.matchAll(/from '(\.[^']*)'/g)].map(([, spec]) => {
-		const target = path.posix.join(path.posix.dirname(file), spec);
-		return fs.existsSync(path.join(ROOT, `${target}.ts`)) ? `${target}.ts` : `${target}/index.ts`;
+const TOOLING = ['tooling', 'bench', 'scripts'];
+const SCRIPT_EXTENSIONS = ['.ts', '.js', '.mjs'];
+
+function scripts(dir: string): string[] {
+	return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+		const relative = path.posix.join(dir, entry.name);
+		if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : scripts(relative);
+		return SCRIPT_EXTENSIONS.some((ext) => entry.name.endsWith(ext)) && !entry.name.endsWith('.d.ts') ? [relative] : [];
 	});
+}
+
+/** Relative imports, dynamic imports and requires of a script, resolved to files. */
+function scriptImports(file: string): string[] {
+	const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+	return [...text.matchAll(/(?:from\s+|import\(\s*|require\(\s*)'(\.[^']*)'/g)].flatMap(([, spec]) => {
+		const target = path.posix.join(path.posix.dirname(file), spec);
+		const candidates = [target, ...SCRIPT_EXTENSIONS.map((ext) => `${target}${ext}`), ...SCRIPT_EXTENSIONS.map((ext) => `${target}/index${ext}`)];
+		const found = candidates.find((candidate) => fs.existsSync(path.join(ROOT, candidate)) && fs.statSync(path.join(ROOT, candidate)).isFile());
+		return found ? [found] : [];
+	});
+}
+
+function circlesIn(all: string[]): string[] {
+	const circles: string[] = [];
+	const state = new Map<string, 'open' | 'done'>();
+	const visit = (file: string, trail: string[]) => {
+		if (state.get(file) === 'done') return;
+		if (state.get(file) === 'open') {
+			circles.push([...trail.slice(trail.indexOf(file)), file].join(' → '));
+			return;
+		}
+		state.set(file, 'open');
+		for (const target of scriptImports(file)) visit(target, [...trail, file]);
+		state.set(file, 'done');
+	};
+	for (const file of all) visit(file, []);
+	return circles;
 }
 
 test('no file under nodes/ or credentials/ is over 300 lines, the router over 150', () => {
@@ -37,7 +67,7 @@ test('the ledger imports nothing from either node', () => {
 	const ledger = files.filter((file) => file.startsWith('nodes/shared/ledger/'));
 	expect(ledger.length).toBeGreaterThan(5);
 	const outside = ledger.flatMap((file) =>
-		importsOf(file)
+		scriptImports(file)
 			.filter((target) => !target.startsWith('nodes/shared/'))
 			.map((target) => `${file} → ${target}`),
 	);
@@ -45,20 +75,7 @@ test('the ledger imports nothing from either node', () => {
 });
 
 test('no import circles under nodes/', () => {
-	const circles: string[] = [];
-	const state = new Map<string, 'open' | 'done'>();
-	const visit = (file: string, trail: string[]) => {
-		if (state.get(file) === 'done') return;
-		if (state.get(file) === 'open') {
-			circles.push([...trail.slice(trail.indexOf(file)), file].join(' → '));
-			return;
-		}
-		state.set(file, 'open');
-		for (const target of importsOf(file)) visit(target, [...trail, file]);
-		state.set(file, 'done');
-	};
-	for (const file of files) visit(file, []);
-	expect(circles).toEqual([]);
+	expect(circlesIn(files)).toEqual([]);
 });
 
 test('every operation file states its kind with satisfies, and every operation is in the resources table', () => {
@@ -103,47 +120,6 @@ test('the engine, payment controls, descriptions, input and output each have a f
 	);
 	expect(crowded).toEqual([]);
 });
-
-// ---- the tooling (tooling/, bench/, scripts/) and the tests, as the code under nodes/
-
-const TOOLING = ['tooling', 'bench', 'scripts'];
-const SCRIPT_EXTENSIONS = ['.ts', '.js', '.mjs'];
-
-function scripts(dir: string): string[] {
-	return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
-		const relative = path.posix.join(dir, entry.name);
-		if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : scripts(relative);
-		return SCRIPT_EXTENSIONS.some((ext) => entry.name.endsWith(ext)) && !entry.name.endsWith('.d.ts') ? [relative] : [];
-	});
-}
-
-/** Relative imports, dynamic imports and requires of a script, resolved to files. */
-function scriptImports(file: string): string[] {
-	const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
-	return [...text.matchAll(/(?:from\s+|import\(\s*|require\(\s*)'(\.[^']*)'/g)].flatMap(([, spec]) => {
-		const target = path.posix.join(path.posix.dirname(file), spec);
-		const candidates = [target, ...SCRIPT_EXTENSIONS.map((ext) => `${target}${ext}`), ...SCRIPT_EXTENSIONS.map((ext) => `${target}/index${ext}`)];
-		const found = candidates.find((candidate) => fs.existsSync(path.join(ROOT, candidate)) && fs.statSync(path.join(ROOT, candidate)).isFile());
-		return found ? [found] : [];
-	});
-}
-
-function circlesIn(all: string[]): string[] {
-	const circles: string[] = [];
-	const state = new Map<string, 'open' | 'done'>();
-	const visit = (file: string, trail: string[]) => {
-		if (state.get(file) === 'done') return;
-		if (state.get(file) === 'open') {
-			circles.push([...trail.slice(trail.indexOf(file)), file].join(' → '));
-			return;
-		}
-		state.set(file, 'open');
-		for (const target of scriptImports(file)) visit(target, [...trail, file]);
-		state.set(file, 'done');
-	};
-	for (const file of all) visit(file, []);
-	return circles;
-}
 
 test('no import circles anywhere: nodes/, credentials/, the tooling and the tests', () => {
 	const all = ['nodes', 'credentials', ...TOOLING, 'test'].flatMap(scripts);
