@@ -21,87 +21,18 @@
  * processor logs `Enqueued execution <id> (job <n>)`, the worker that takes it
  * `Worker started execution <id> (job <n>)`.
  */
-import type { ChildProcess } from 'child_process';
 import { randomBytes } from 'crypto';
-import * as fs from 'fs';
 import * as http from 'http';
-import * as path from 'path';
 
 import { freePorts } from '../../../tooling/n8n/ports';
-import { groupAlive, spawnOwned, stopGroup } from '../../../tooling/n8n/processes';
-import { N8n, type CliResult, type ExecutionResult, type N8nOptions } from '../../../tooling/n8n/n8n';
-import { poolSize, QUEUE_CONFIG, queueLabel } from './config';
+import type { CliResult, ExecutionResult, N8nOptions } from '../../../tooling/n8n/n8n';
+import { ClusterProcesses } from './clusterProcesses';
+import { QUEUE_CONFIG, queueLabel } from './config';
+import { loadBalancer } from './loadBalancer';
+import { queueServicesFromEnv, type ClusterProcess } from './queueEnv';
 import { psql } from './services';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-export type Role = 'main' | 'worker' | 'webhook';
-
-export interface ClusterProcess {
-	name: string;
-	role: Role;
-	/** The port its HTTP server listens on (a worker's health server). */
-	port: number;
-	brokerPort: number;
-	child?: ChildProcess;
-	log: string;
-	lifetimeTimer?: NodeJS.Timeout;
-}
-
-/** Where globalSetup's PostgreSQL and Redis are (environment set by test/queue/support/globalSetup.ts). */
-export interface QueueServices {
-	postgresPort: number;
-	redisPort: number;
-	/** The database every cluster's own database is copied from (migrated, empty). */
-	templateDatabase: string;
-}
-
-export function queueServicesFromEnv(): QueueServices {
-	const postgresPort = Number(process.env.WALLET_QUEUE_PG_PORT);
-	const redisPort = Number(process.env.WALLET_QUEUE_REDIS_PORT);
-	const templateDatabase = process.env.WALLET_QUEUE_PG_TEMPLATE ?? '';
-	if (!postgresPort || !redisPort || !templateDatabase) {
-		throw new Error('No PostgreSQL/Redis: run the queue-mode suite with `npm run test:queue` (test/jest/queue.config.js starts them)');
-	}
-	return { postgresPort, redisPort, templateDatabase };
-}
-
-/** The environment every process of a queue-mode n8n shares (README, "Running in queue mode"). */
-export function queueEnv(services: QueueServices, database: string, prefix: string): Record<string, string> {
-	return {
-		DB_TYPE: 'postgresdb',
-		DB_POSTGRESDB_HOST: '127.0.0.1',
-		DB_POSTGRESDB_PORT: String(services.postgresPort),
-		DB_POSTGRESDB_DATABASE: database,
-		DB_POSTGRESDB_USER: 'postgres',
-		DB_POSTGRESDB_PASSWORD: '',
-		// n8n's default pool of 2 connections per process (WALLET_QUEUE_CONFIG=defaults): a webhook
-		// processor under hundreds of simultaneous requests then answers 500/503 ("Database is not
-		// ready!"), measured. The README recommends 10 (config.ts).
-		...poolSetting(),
-		EXECUTIONS_MODE: 'queue',
-		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
-		QUEUE_BULL_REDIS_PORT: String(services.redisPort),
-		// One Redis for every cluster of the run: each its own key prefix.
-		QUEUE_BULL_PREFIX: prefix,
-		// "Execute workflow" in the editor runs on a worker too (n8n 3 will always do so).
-		OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
-		// Production webhooks are served by the webhook processors only.
-		N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',
-		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '5',
-	};
-}
-
-/** DB_POSTGRESDB_POOL_SIZE when the configuration sets one (config.ts). */
-function poolSetting(): Record<string, string> {
-	const pool = poolSize();
-	return pool === undefined ? {} : { DB_POSTGRESDB_POOL_SIZE: pool };
-}
-
-const ENQUEUED = /Enqueued execution (\d+) \(job/g;
-const WORKER_STARTED = /Worker started execution (\d+) \(job/g;
-const STORE_CALL = /wallet-payments store call (\d+) ms/;
-const TRIGGER_NOT_RECORDED = /wallet-payments trigger: the event was not recorded: (.*)/;
 
 export interface QueueN8nOptions extends N8nOptions {
 	workers?: number;
@@ -111,17 +42,8 @@ export interface QueueN8nOptions extends N8nOptions {
 	maxLifetimeMs?: number;
 }
 
-export class QueueN8n extends N8n {
-	services!: QueueServices;
-	database = '';
-	prefix = '';
-	processes: ClusterProcess[] = [];
-	/** Execution id → the worker (name) that ran it, from the workers' logs. */
-	readonly ranOn = new Map<string, string>();
-	/** Execution ids the main or a webhook processor enqueued, from their logs. */
-	readonly enqueued = new Map<string, string>();
+export class QueueN8n extends ClusterProcesses {
 	private proxy?: http.Server;
-	private maxLifetimeMs = 40 * 60 * 1000;
 	/** Executions started through execute(), for the summary. */
 	executedThroughApi = 0;
 
@@ -146,34 +68,12 @@ export class QueueN8n extends N8n {
 		return n8n;
 	}
 
-	get main(): ClusterProcess {
-		return this.processes[0];
-	}
-
-	/** The first webhook processor. */
-	get webhookProcessor(): ClusterProcess {
-		return this.webhookProcessors[0];
-	}
-
-	get webhookProcessors(): ClusterProcess[] {
-		return this.processes.filter((p) => p.role === 'webhook');
-	}
-
-	get workers(): ClusterProcess[] {
-		return this.processes.filter((p) => p.role === 'worker');
-	}
-
 	/**
 	 * Where production webhooks are called: the load balancer (the proxy), which sends each
 	 * request to the next webhook processor in turn, as a round-robin load balancer does.
 	 */
 	get webhookBaseUrl(): string {
 		return this.baseUrl;
-	}
-
-	/** Each webhook processor itself (no proxy in between). */
-	get webhookProcessorUrls(): string[] {
-		return this.webhookProcessors.map((p) => `http://127.0.0.1:${p.port}`);
 	}
 
 	private nextWebhookProcessor = 0;
@@ -188,157 +88,11 @@ export class QueueN8n extends N8n {
 		return all[0];
 	}
 
-	override env(): NodeJS.ProcessEnv {
-		return { ...super.env(), ...queueEnv(this.services, this.database, this.prefix) };
-	}
-
-	/** One process's environment: its own ports on top of the shared settings. */
-	processEnv(proc: ClusterProcess): NodeJS.ProcessEnv {
-		const env = { ...this.env(), N8N_RUNNERS_BROKER_PORT: String(proc.brokerPort) };
-		if (proc.role === 'worker') {
-			return { ...env, QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(proc.port), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' };
-		}
-		return { ...env, N8N_PORT: String(proc.port) };
-	}
-
-	private alive(proc: ClusterProcess): boolean {
-		return proc.child !== undefined && proc.child.exitCode === null && proc.child.signalCode === null;
-	}
-
-	override get running(): boolean {
-		return this.processes.length > 0 && this.alive(this.main);
-	}
-
-	/** Every process's recent output. */
-	override get log(): string {
-		return this.processes.map((p) => `--- ${p.name} ---\n${p.log.slice(-6000)}`).join('\n');
-	}
-
 	private startProxy(): Promise<void> {
 		if (this.proxy) return Promise.resolve();
-		const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-		// A webhook call gets a connection of its own: a kept-alive one that the webhook processor
-		// closes at the moment it is reused fails the call (measured: a 502 in 360 calls), and a
-		// load balancer cannot send a POST again.
-		const webhookAgent = new http.Agent({ keepAlive: false, maxSockets: 512 });
-		const server = http.createServer((req, res) => {
-			const url = req.url ?? '/';
-			const webhook = /^\/webhook(-waiting)?\//.test(url);
-			const target = webhook ? this.webhookTarget() : this.main;
-			const upstream = http.request(
-				{ host: '127.0.0.1', port: target.port, method: req.method, path: url, headers: req.headers, agent: webhook ? webhookAgent : agent },
-				(answer) => {
-					res.writeHead(answer.statusCode ?? 502, answer.headers);
-					answer.pipe(res);
-				},
-			);
-			upstream.on('error', (error) => {
-				if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
-				res.end(`proxy: ${target.name} unreachable (${error.message})`);
-			});
-			req.pipe(upstream);
-		});
+		const { server, listening } = loadBalancer(this.port, (webhook) => (webhook ? this.webhookTarget() : this.main));
 		this.proxy = server;
-		return new Promise((resolve, reject) => {
-			server.once('error', reject);
-			server.listen(this.port, '127.0.0.1', () => resolve());
-		});
-	}
-
-	private readyUrl(proc: ClusterProcess): string {
-		return `http://127.0.0.1:${proc.port}/healthz/readiness`;
-	}
-
-	/** Starts one process and waits for its readiness endpoint. */
-	async startProcess(proc: ClusterProcess, timeoutMs = 180000): Promise<void> {
-		if (this.alive(proc)) return;
-		const command = proc.role === 'main' ? 'start' : proc.role;
-		proc.log = '';
-		const child = spawnOwned(`n8n ${command} (${proc.name})`, this.install.nodeBin, [this.install.n8nBin, command], {
-			cwd: this.userFolder,
-			env: this.processEnv(proc),
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
-		proc.child = child;
-		let pending = '';
-		const collect = (chunk: Buffer) => {
-			const text = chunk.toString();
-			proc.log = (proc.log + text).slice(-200000);
-			// WALLET_QUEUE_LOG_DIR: every process's whole log, kept after the run, for looking into a failure.
-			if (process.env.WALLET_QUEUE_LOG_DIR) fs.appendFileSync(path.join(process.env.WALLET_QUEUE_LOG_DIR, `${proc.name}.log`), text);
-			pending += text;
-			const lines = pending.split('\n');
-			pending = lines.pop() ?? '';
-			for (const line of lines) this.readLogLine(proc, line);
-		};
-		child.stdout?.on('data', collect);
-		child.stderr?.on('data', collect);
-		// Bounded in time whatever happens: stopped by its PID after maxLifetimeMs.
-		proc.lifetimeTimer = setTimeout(() => {
-			if (child.pid) void stopGroup(child.pid, 2000);
-		}, this.maxLifetimeMs);
-		proc.lifetimeTimer.unref();
-		const deadline = Date.now() + timeoutMs;
-		while (Date.now() < deadline) {
-			if (!this.alive(proc)) {
-				throw new Error(`n8n ${command} (${proc.name}) exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${proc.log.slice(-8000)}`);
-			}
-			try {
-				const response = await fetch(this.readyUrl(proc), { signal: AbortSignal.timeout(2000) });
-				await response.arrayBuffer();
-				if (response.status === 200) return;
-			} catch {
-				// not listening yet
-			}
-			await sleep(300);
-		}
-		await this.stopProcess(proc);
-		throw new Error(`n8n ${command} (${proc.name}) was not ready within ${timeoutMs} ms:\n${proc.log.slice(-8000)}`);
-	}
-
-	/**
-	 * How long each of the package's store calls took on the workers, from its debug log line
-	 * (N8N_LOG_LEVEL=debug): the bound of a call's read-to-write that the claim wait assumes.
-	 */
-	readonly storeCallMs: number[] = [];
-
-	/** Each trigger run on a worker that failed at its own record: the reason, from the package's warning. */
-	readonly triggerNotRecorded: string[] = [];
-
-	private readLogLine(proc: ClusterProcess, line: string): void {
-		const storeCall = STORE_CALL.exec(line);
-		if (storeCall && proc.role === 'worker') this.storeCallMs.push(Number(storeCall[1]));
-		const notRecorded = TRIGGER_NOT_RECORDED.exec(line);
-		if (notRecorded && proc.role === 'worker') this.triggerNotRecorded.push(notRecorded[1]);
-		const pattern = proc.role === 'worker' ? WORKER_STARTED : ENQUEUED;
-		pattern.lastIndex = 0;
-		for (const match of line.matchAll(pattern)) {
-			if (proc.role === 'worker') this.ranOn.set(match[1], proc.name);
-			else this.enqueued.set(match[1], proc.name);
-		}
-	}
-
-	/** Stops one process (SIGTERM to its group, SIGKILL after the grace time). */
-	async stopProcess(proc: ClusterProcess, graceMs = 10000): Promise<void> {
-		const child = proc.child;
-		if (proc.lifetimeTimer) clearTimeout(proc.lifetimeTimer);
-		if (!child?.pid) return;
-		await stopGroup(child.pid, graceMs);
-	}
-
-	/**
-	 * SIGKILL to the worker's n8n process (by its PID), as a crash or an OOM kill would; its task
-	 * runner (same process group) is cleaned up afterwards.
-	 */
-	async killProcess(proc: ClusterProcess): Promise<number> {
-		const pid = proc.child?.pid;
-		if (!pid) throw new Error(`${proc.name} is not running`);
-		process.kill(pid, 'SIGKILL');
-		const deadline = Date.now() + 10000;
-		while (this.alive(proc) && Date.now() < deadline) await sleep(50);
-		if (groupAlive(pid)) await stopGroup(pid, 0);
-		if (proc.lifetimeTimer) clearTimeout(proc.lifetimeTimer);
-		return pid;
+		return listening;
 	}
 
 	/** The main first (it owns activation), then the webhook processors and the workers together. */

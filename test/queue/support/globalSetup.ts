@@ -10,7 +10,7 @@ import * as fs from 'fs';
 
 import e2eGlobalSetup from '../../e2e/support/globalSetup';
 import { N8n } from '../../../tooling/n8n/n8n';
-import { queueEnv } from './cluster';
+import { queueEnv } from './queueEnv';
 import { ensureServices, psql, startPostgres, startRedis, type Service } from './services';
 
 export const TEMPLATE_DATABASE = 'n8n_template';
