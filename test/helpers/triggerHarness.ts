@@ -21,14 +21,11 @@
 import { randomUUID } from 'crypto';
 import http from 'http';
 import type { AddressInfo } from 'net';
-import { parse as parseQueryString } from 'querystring';
 
 import { ExecutionLifecycleHooks, HookContext, WebhookContext } from 'n8n-core';
 import type {
-	IDataObject,
 	INode,
 	INodeExecutionData,
-	INodeParameters,
 	INodeType,
 	INodeTypes,
 	IVersionedNodeType,
@@ -41,123 +38,12 @@ import type {
 import { Workflow } from 'n8n-workflow';
 
 import { additionalDataFor, type TestCredentials } from './runNode';
+import { parseBody, readBody, send, type RawRequest } from './webhookBody';
+import type { Activation, FailureMoment, RecordedAnswer, TriggerHarness, TriggerHarnessOptions } from './triggerHarnessTypes';
 
-/** n8n's default N8N_PAYLOAD_SIZE_MAX (MiB). */
-const PAYLOAD_SIZE_MAX = 16 * 1024 * 1024;
+export type * from './triggerHarnessTypes';
+
 const WORKFLOW_ID = 'trigger-workflow';
-
-export interface Answer {
-	status: number;
-	/** The raw answer body. */
-	text: string;
-	/** The answer body parsed as JSON, when it is JSON. */
-	json: unknown;
-	headers: http.IncomingHttpHeaders;
-}
-
-/** When an injected failure happens (TriggerHarness.failNext). */
-export type FailureMoment = 'before' | 'notStarted' | 'answerLost';
-
-export interface RecordedAnswer {
-	status: number;
-	body: string;
-	/** Whether the node's webhook() was called for this request. */
-	nodeCalled: boolean;
-}
-
-export interface Activation {
-	/** The lifecycle methods n8n called, in order. */
-	calls: Array<'checkExists' | 'create' | 'delete'>;
-	/** What checkExists returned. */
-	exists?: boolean;
-}
-
-export interface TriggerHarnessOptions {
-	/** The trigger node type under test. */
-	nodeType: INodeType;
-	/** Its type name, e.g. 'n8n-nodes-wallet-payments.walletPaymentsTrigger'. */
-	typeName: string;
-	parameters?: INodeParameters;
-	/** The walletPaymentsApi credential's data; `null` for a node without credentials. */
-	credentials?: TestCredentials | null;
-	nodeName?: string;
-}
-
-export interface TriggerHarness {
-	/** The trigger's production URL on the harness server. */
-	url: string;
-	workflow: Workflow;
-	node: INode;
-	/** The workflowData of every run the trigger started, in order. */
-	runs: INodeExecutionData[][][];
-	/** Every answer the server sent, in order. */
-	answers: RecordedAnswer[];
-	/** Everything the node's webhook() threw. */
-	errors: Error[];
-	/** The node's workflow static data ('node'). */
-	staticData(): IDataObject;
-	/**
-	 * The next requests are answered with these statuses. `before` (default): n8n fails before
-	 * the node runs (the node never sees the request). `notStarted`: the node runs, then n8n
-	 * cannot start the run and answers the status itself ("There was a problem executing the
-	 * workflow": n8n answers after it started the run). `answerLost`: the node runs, the run
-	 * starts and n8n answers 200, but the caller gets the status instead, as when a proxy times
-	 * out.
-	 */
-	failNext(statuses: number[], when?: FailureMoment): void;
-	/** POSTs raw bytes (string/Buffer) or an object (sent as JSON.stringify) to the URL. */
-	post(body: string | Buffer | object, headers?: Record<string, string>): Promise<Answer>;
-	/** n8n's publish: checkExists, then create when it returned false. */
-	activate(mode?: WorkflowActivateMode): Promise<Activation>;
-	/** n8n's unpublish: delete. */
-	deactivate(): Promise<Activation>;
-	close(): Promise<void>;
-}
-
-type RawRequest = http.IncomingMessage & {
-	rawBody: Buffer;
-	body?: unknown;
-	params: Record<string, string>;
-	query: Record<string, unknown>;
-};
-
-function contentTypeOf(req: http.IncomingMessage): { type: string | undefined; encoding: BufferEncoding } {
-	const header = req.headers['content-type'];
-	if (!header) return { type: undefined, encoding: 'utf-8' };
-	const [type, ...parameters] = header.split(';').map((part) => part.trim());
-	const charset = parameters.find((p) => p.toLowerCase().startsWith('charset='))?.slice(8).toLowerCase();
-	const encoding = charset && Buffer.isEncoding(charset) ? (charset as BufferEncoding) : 'utf-8';
-	return { type: type.toLowerCase(), encoding };
-}
-
-async function readBody(req: http.IncomingMessage): Promise<Buffer | 'too-large'> {
-	const chunks: Buffer[] = [];
-	let size = 0;
-	for await (const chunk of req) {
-		size += (chunk as Buffer).length;
-		if (size > PAYLOAD_SIZE_MAX) return 'too-large';
-		chunks.push(chunk as Buffer);
-	}
-	return Buffer.concat(chunks);
-}
-
-/** n8n's parseBody: sets req.body from rawBody by content type; throws when it cannot. */
-function parseBody(req: RawRequest): void {
-	const { type, encoding } = contentTypeOf(req);
-	req.contentType = type;
-	req.encoding = encoding;
-	if (!req.rawBody.length) return;
-	const text = req.rawBody.toString(encoding);
-	if (type === 'application/json') req.body = JSON.parse(text);
-	else if (type === 'application/x-www-form-urlencoded') req.body = parseQueryString(text, undefined, undefined, { maxKeys: 1000 });
-	else if (type === 'text/plain') req.body = text;
-}
-
-function send(res: http.ServerResponse, status: number, data: unknown): void {
-	const body = data === undefined ? '' : JSON.stringify(data);
-	res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
-	res.end(body);
-}
 
 export async function startTriggerHarness(options: TriggerHarnessOptions): Promise<TriggerHarness> {
 	const { nodeType, typeName } = options;
