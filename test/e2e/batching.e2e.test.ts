@@ -3,7 +3,7 @@
  * flight), every third ID unknown, Continue On Fail on, against the sandbox with 50 ms added to
  * every answer. The output keeps the input order and pairing; the sandbox saw 10 at once.
  */
-import { maxInFlight } from '../helpers/inFlight';
+import { maxInFlight } from '../helpers/sandbox/inFlight';
 import { initiatePayoutViaApi } from './support/reads';
 import { describeE2E, startStack, stopStack, type Stack } from './support/e2e';
 import { nodeItems } from '../../tooling/n8n/n8n';

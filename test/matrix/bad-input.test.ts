@@ -9,7 +9,7 @@
  */
 import type { IDataObject, INodeParameterResourceLocator, INodeParameters, ResourceMapperValue } from 'n8n-workflow';
 
-import { useSandbox } from '../helpers/sandbox';
+import { useSandbox } from '../helpers/sandbox/sandbox';
 
 const fixture = useSandbox();
 

@@ -10,9 +10,9 @@
 import type { IDataObject, INodeParameters, NodeApiError } from 'n8n-workflow';
 
 import type { FailureRule, RecordedRequest } from '../../tooling/sandbox';
-import { useSandbox, type SandboxFixture } from '../helpers/sandbox';
-import { issueCard } from '../helpers/operations';
-import { callApi, createBeneficiary, initiatePayout } from '../helpers/walletOperations';
+import { useSandbox, type SandboxFixture } from '../helpers/sandbox/sandbox';
+import { issueCard } from '../helpers/sandbox/operations';
+import { callApi, createBeneficiary, initiatePayout } from '../helpers/sandbox/walletOperations';
 
 const fixture = useSandbox();
 

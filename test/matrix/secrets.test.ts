@@ -10,12 +10,12 @@ import { Container } from '@n8n/di';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { LoggerProxy } from 'n8n-workflow';
 
-import { useSandbox, type SandboxFixture } from '../helpers/sandbox';
-import type { RunResult, TestCredentials } from '../helpers/runNode';
-import { issueCard } from '../helpers/operations';
-import { callApi, createBeneficiary, destinationForm, idLocator, initiatePayout } from '../helpers/walletOperations';
-import type { TriggerHarness } from '../helpers/triggerHarness';
-import { closeHarnesses, emitted, sign, startTrigger } from '../helpers/trigger';
+import { useSandbox, type SandboxFixture } from '../helpers/sandbox/sandbox';
+import type { RunResult, TestCredentials } from '../helpers/n8n/runNode';
+import { issueCard } from '../helpers/sandbox/operations';
+import { callApi, createBeneficiary, destinationForm, idLocator, initiatePayout } from '../helpers/sandbox/walletOperations';
+import type { TriggerHarness } from '../helpers/trigger/triggerHarness';
+import { closeHarnesses, emitted, sign, startTrigger } from '../helpers/trigger/fixtures';
 
 const API_KEY = 'sk_live_matrix_5e1f0c2b9a7d44_do_not_leak';
 const WRONG_API_KEY = 'sk_live_wrong_3a9c7e1b2d4f66_also_secret';

@@ -192,3 +192,10 @@ test('every source file under nodes/ has a test a newcomer can find: at its mirr
 	expect(Object.keys(TESTED_ELSEWHERE).filter((file) => !exists(file) || mirrored(file))).toEqual([]);
 	expect(Object.values(TESTED_ELSEWHERE).filter((test): test is string => test !== null && !exists(test))).toEqual([]);
 });
+
+test('test helpers by concern: test/helpers/ holds folders (n8n, sandbox, trigger) of at most 6 files', () => {
+	const entries = fs.readdirSync(path.join(ROOT, 'test/helpers'), { withFileTypes: true });
+	expect(entries.filter((entry) => !entry.isDirectory()).map((entry) => entry.name)).toEqual([]);
+	const crowded = entries.filter((entry) => fs.readdirSync(path.join(ROOT, 'test/helpers', entry.name)).length > 6);
+	expect(crowded.map((entry) => entry.name)).toEqual([]);
+});

@@ -1,8 +1,8 @@
 /**
- * Every suite gets n8n's de-duplication store (in memory, test/helpers/deduplication.ts), and
+ * Every suite gets n8n's de-duplication store (in memory, test/helpers/n8n/deduplication.ts), and
  * each test starts with nothing recorded, as a fresh n8n would.
  */
-import { clearProcessedData, useInMemoryDeduplication } from '../helpers/deduplication';
+import { clearProcessedData, useInMemoryDeduplication } from '../helpers/n8n/deduplication';
 
 useInMemoryDeduplication();
 beforeEach(() => clearProcessedData());

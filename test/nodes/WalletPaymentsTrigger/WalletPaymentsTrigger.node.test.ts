@@ -10,9 +10,9 @@ import { createRunExecutionData, NodeConnectionTypes, Workflow } from 'n8n-workf
 
 import { WalletPaymentsTrigger } from '../../../nodes/WalletPaymentsTrigger/WalletPaymentsTrigger.node';
 import { CLAIM_ROUNDS } from '../../../nodes/shared/ledger';
-import { afterRecordCall, rewriteRow } from '../../helpers/deduplication';
-import { additionalDataFor, type TestCredentials } from '../../helpers/runNode';
-import { CREDENTIALS, outputFor, payoutEvent, TRIGGER_TYPE } from '../../helpers/trigger';
+import { afterRecordCall, rewriteRow } from '../../helpers/n8n/deduplication';
+import { additionalDataFor, type TestCredentials } from '../../helpers/n8n/runNode';
+import { CREDENTIALS, outputFor, payoutEvent, TRIGGER_TYPE } from '../../helpers/trigger/fixtures';
 
 const AFTER = 'After the trigger';
 

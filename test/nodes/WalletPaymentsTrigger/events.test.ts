@@ -5,8 +5,8 @@
 import { DEFAULT_DEDUPE_WINDOW } from '../../../nodes/WalletPaymentsTrigger/dedupe';
 import { WALLET_EVENTS } from '../../../nodes/WalletPaymentsTrigger/events';
 import { WalletPaymentsTrigger } from '../../../nodes/WalletPaymentsTrigger/WalletPaymentsTrigger.node';
-import type { TriggerHarness } from '../../helpers/triggerHarness';
-import { closeHarnesses, emitted, expectNothingSecret, HEADER, outputFor, payoutEvent, postSigned, sign, startTrigger } from '../../helpers/trigger';
+import type { TriggerHarness } from '../../helpers/trigger/triggerHarness';
+import { closeHarnesses, emitted, expectNothingSecret, HEADER, outputFor, payoutEvent, postSigned, sign, startTrigger } from '../../helpers/trigger/fixtures';
 
 const harnesses: TriggerHarness[] = [];
 async function trigger(parameters: Parameters<typeof startTrigger>[0] = {}): Promise<TriggerHarness> {

@@ -7,7 +7,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { WalletPaymentsTrigger } from '../../../nodes/WalletPaymentsTrigger/WalletPaymentsTrigger.node';
 import pkg from '../../../package.json';
 import codex from '../../../nodes/WalletPaymentsTrigger/WalletPaymentsTrigger.node.json';
-import { API_KEY, closeHarnesses, CREDENTIALS, expectNothingSecret, payoutEvent, postSigned, startTrigger } from '../../helpers/trigger';
+import { API_KEY, closeHarnesses, CREDENTIALS, expectNothingSecret, payoutEvent, postSigned, startTrigger } from '../../helpers/trigger/fixtures';
 
 afterEach(async () => await closeHarnesses());
 

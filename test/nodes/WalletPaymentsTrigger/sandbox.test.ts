@@ -5,8 +5,8 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { startSandbox, type ControlResult, type Sandbox } from '../../../tooling/sandbox';
-import type { TriggerHarness } from '../../helpers/triggerHarness';
-import { closeHarnesses, emitted, expectNothingSecret, outputFor, startTrigger } from '../../helpers/trigger';
+import type { TriggerHarness } from '../../helpers/trigger/triggerHarness';
+import { closeHarnesses, emitted, expectNothingSecret, outputFor, startTrigger } from '../../helpers/trigger/fixtures';
 
 const SANDBOX_SECRET = 'whsec_sandbox';
 let sandbox: Sandbox;

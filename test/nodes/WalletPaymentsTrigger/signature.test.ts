@@ -3,7 +3,7 @@
  * WebhookContext: the answer's status code and whether a run started.
  */
 import { verifySignature } from '../../../nodes/WalletPaymentsTrigger/signature';
-import type { Answer, TriggerHarness } from '../../helpers/triggerHarness';
+import type { Answer, TriggerHarness } from '../../helpers/trigger/triggerHarness';
 import {
 	closeHarnesses,
 	emitted,
@@ -15,7 +15,7 @@ import {
 	SECRET,
 	sign,
 	startTrigger,
-} from '../../helpers/trigger';
+} from '../../helpers/trigger/fixtures';
 
 let harness: TriggerHarness;
 

@@ -4,7 +4,7 @@
  * that may be reused (`references: 'lenient'`).
  */
 import { startSandbox, type ReferenceMode, type Sandbox } from '../../../tooling/sandbox';
-import { waitFor } from '../../helpers/waitFor';
+import { waitFor } from '../../helpers/sandbox/waitFor';
 
 // ---------------------------------------------------------------- helpers
 

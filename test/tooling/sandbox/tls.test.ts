@@ -10,7 +10,7 @@ import * as os from 'os';
 import * as path from 'path';
 
 import { selfSignedCertificate, startSandbox, type Sandbox } from '../../../tooling/sandbox';
-import { waitFor } from '../../helpers/waitFor';
+import { waitFor } from '../../helpers/sandbox/waitFor';
 
 const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
 

@@ -1,8 +1,8 @@
 import type { IDataObject, NodeApiError } from 'n8n-workflow';
 
-import { useSandbox } from '../../../helpers/sandbox';
-import { derivedReference, expectInvalid, expectRequests, outputJson } from '../../../helpers/operations';
-import { destinationForm } from '../../../helpers/walletOperations';
+import { useSandbox } from '../../../helpers/sandbox/sandbox';
+import { derivedReference, expectInvalid, expectRequests, outputJson } from '../../../helpers/sandbox/operations';
+import { destinationForm } from '../../../helpers/sandbox/walletOperations';
 
 const fixture = useSandbox();
 

@@ -1,8 +1,8 @@
 import type { IDataObject, NodeApiError } from 'n8n-workflow';
 
 import { maskCardDetails } from '../../../../nodes/WalletPayments/output/cardMasking';
-import { useSandbox } from '../../../helpers/sandbox';
-import { CARD_HOLDER, derivedReference, expectInvalid, expectRequests, issueCard, outputJson } from '../../../helpers/operations';
+import { useSandbox } from '../../../helpers/sandbox/sandbox';
+import { CARD_HOLDER, derivedReference, expectInvalid, expectRequests, issueCard, outputJson } from '../../../helpers/sandbox/operations';
 
 const fixture = useSandbox();
 

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeParameters, NodeApiError } from 'n8n-workflow';
 
-import { useSandbox } from '../../../helpers/sandbox';
-import { ISO_TIMESTAMP, UUID } from '../../../helpers/walletOperations';
+import { useSandbox } from '../../../helpers/sandbox/sandbox';
+import { ISO_TIMESTAMP, UUID } from '../../../helpers/sandbox/walletOperations';
 
 const fixture = useSandbox();
 

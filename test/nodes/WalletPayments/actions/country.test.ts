@@ -1,6 +1,6 @@
 import type { INodeParameters, NodeApiError } from 'n8n-workflow';
 
-import { useSandbox } from '../../../helpers/sandbox';
+import { useSandbox } from '../../../helpers/sandbox/sandbox';
 
 const fixture = useSandbox();
 

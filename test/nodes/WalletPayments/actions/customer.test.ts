@@ -1,8 +1,8 @@
 import type { IDataObject, NodeApiError } from 'n8n-workflow';
 
-import { useSandbox } from '../../../helpers/sandbox';
-import { expectInvalid, expectRequests, outputJson } from '../../../helpers/operations';
-import { idLocator } from '../../../helpers/walletOperations';
+import { useSandbox } from '../../../helpers/sandbox/sandbox';
+import { expectInvalid, expectRequests, outputJson } from '../../../helpers/sandbox/operations';
+import { idLocator } from '../../../helpers/sandbox/walletOperations';
 
 const fixture = useSandbox();
 

@@ -1,8 +1,8 @@
 import type { IDataObject, INodeParameters, NodeApiError } from 'n8n-workflow';
 
-import { requiredFieldError } from '../../../helpers/n8nLine';
-import { useSandbox } from '../../../helpers/sandbox';
-import { createBeneficiary, destinationForm, idLocator, ISO_TIMESTAMP, KENYA_MOBILE_MONEY, movableClock, payoutInitiate, UUID } from '../../../helpers/walletOperations';
+import { requiredFieldError } from '../../../helpers/n8n/n8nLine';
+import { useSandbox } from '../../../helpers/sandbox/sandbox';
+import { createBeneficiary, destinationForm, idLocator, ISO_TIMESTAMP, KENYA_MOBILE_MONEY, movableClock, payoutInitiate, UUID } from '../../../helpers/sandbox/walletOperations';
 
 const clock = movableClock();
 const fixture = useSandbox({ now: clock.now });

@@ -2,7 +2,7 @@
  * The router (actions/router.ts): an operation missing from the resources' table fails before
  * anything is sent; a listed one runs for every item, its outputs in item order.
  */
-import { useSandbox } from '../../../helpers/sandbox';
+import { useSandbox } from '../../../helpers/sandbox/sandbox';
 
 const fixture = useSandbox();
 

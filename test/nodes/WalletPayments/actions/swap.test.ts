@@ -1,7 +1,7 @@
 import type { IDataObject, INodeParameters, NodeApiError } from 'n8n-workflow';
 
-import { useSandbox } from '../../../helpers/sandbox';
-import { ISO_TIMESTAMP, movableClock, UUID } from '../../../helpers/walletOperations';
+import { useSandbox } from '../../../helpers/sandbox/sandbox';
+import { ISO_TIMESTAMP, movableClock, UUID } from '../../../helpers/sandbox/walletOperations';
 
 const clock = movableClock();
 const fixture = useSandbox({ now: clock.now });

@@ -1,7 +1,7 @@
 import type { IDataObject, NodeApiError } from 'n8n-workflow';
 
-import { useSandbox } from '../../../helpers/sandbox';
-import { callApi, createBeneficiary, idLocator, initiatePayout, ISO_TIMESTAMP, payoutInitiate, KENYA_MOBILE_MONEY, UUID } from '../../../helpers/walletOperations';
+import { useSandbox } from '../../../helpers/sandbox/sandbox';
+import { callApi, createBeneficiary, idLocator, initiatePayout, ISO_TIMESTAMP, payoutInitiate, KENYA_MOBILE_MONEY, UUID } from '../../../helpers/sandbox/walletOperations';
 
 const fixture = useSandbox();
 

@@ -6,8 +6,8 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { differText, fingerprintOf, rowFingerprintOf, rowsDiffer } from '../../../../nodes/WalletPayments/controls/approval';
-import { useSandbox } from '../../../helpers/sandbox';
-import { createBeneficiary, payoutToSaved } from '../../../helpers/walletOperations';
+import { useSandbox } from '../../../helpers/sandbox/sandbox';
+import { createBeneficiary, payoutToSaved } from '../../../helpers/sandbox/walletOperations';
 
 const fixture = useSandbox();
 

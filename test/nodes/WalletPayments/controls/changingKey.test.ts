@@ -2,8 +2,8 @@
  * An Idempotency Key built from the clock or from chance is warned about above the output
  * (changingKey.ts): a re-run would make a new key and pay again.
  */
-import { useSandbox } from '../../../helpers/sandbox';
-import { createBeneficiary, hintsOf, payoutBy } from '../../../helpers/walletOperations';
+import { useSandbox } from '../../../helpers/sandbox/sandbox';
+import { createBeneficiary, hintsOf, payoutBy } from '../../../helpers/sandbox/walletOperations';
 
 const fixture = useSandbox();
 

@@ -6,8 +6,8 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { periodKey, resendKeysOf } from '../../../../nodes/WalletPayments/controls/idempotency';
-import { useSandbox } from '../../../helpers/sandbox';
-import { createBeneficiary, hintsOf, payoutToSaved } from '../../../helpers/walletOperations';
+import { useSandbox } from '../../../helpers/sandbox/sandbox';
+import { createBeneficiary, hintsOf, payoutToSaved } from '../../../helpers/sandbox/walletOperations';
 
 const fixture = useSandbox();
 

@@ -4,8 +4,8 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { useSandbox } from '../../../helpers/sandbox';
-import { createBeneficiary, idLocator, KENYA_MOBILE_MONEY, payoutInitiate } from '../../../helpers/walletOperations';
+import { useSandbox } from '../../../helpers/sandbox/sandbox';
+import { createBeneficiary, idLocator, KENYA_MOBILE_MONEY, payoutInitiate } from '../../../helpers/sandbox/walletOperations';
 
 const fixture = useSandbox();
 

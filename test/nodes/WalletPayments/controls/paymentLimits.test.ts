@@ -8,8 +8,8 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { readLimits, refusals, refusalText } from '../../../../nodes/WalletPayments/controls/paymentLimits';
 import { InvalidInput } from '../../../../nodes/WalletPayments/input/validation';
-import { useSandbox } from '../../../helpers/sandbox';
-import { createBeneficiary, idLocator, payoutInitiate } from '../../../helpers/walletOperations';
+import { useSandbox } from '../../../helpers/sandbox/sandbox';
+import { createBeneficiary, idLocator, payoutInitiate } from '../../../helpers/sandbox/walletOperations';
 
 const fixture = useSandbox();
 

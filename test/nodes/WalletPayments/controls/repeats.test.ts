@@ -3,8 +3,8 @@
  * issue #46, point 3: not only when every item was): a monthly payroll started by hand with last
  * month's rows, or with some rows unchanged, would otherwise skip them silently.
  */
-import { useSandbox } from '../../../helpers/sandbox';
-import { createBeneficiary, hintsOf, payoutBy } from '../../../helpers/walletOperations';
+import { useSandbox } from '../../../helpers/sandbox/sandbox';
+import { createBeneficiary, hintsOf, payoutBy } from '../../../helpers/sandbox/walletOperations';
 
 const fixture = useSandbox();
 

@@ -6,9 +6,9 @@
  */
 import type { IDataObject, INodeParameters, NodeApiError } from 'n8n-workflow';
 
-import { maxInFlight } from '../../../helpers/inFlight';
-import { useSandbox } from '../../../helpers/sandbox';
-import { createBeneficiary, initiatePayout } from '../../../helpers/walletOperations';
+import { maxInFlight } from '../../../helpers/sandbox/inFlight';
+import { useSandbox } from '../../../helpers/sandbox/sandbox';
+import { createBeneficiary, initiatePayout } from '../../../helpers/sandbox/walletOperations';
 
 const fixture = useSandbox();
 

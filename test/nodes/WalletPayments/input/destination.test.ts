@@ -1,9 +1,9 @@
 import type { IDataObject, INodeParameters, INodeProperties, NodeApiError } from 'n8n-workflow';
 
 import { WalletPayments } from '../../../../nodes/WalletPayments/WalletPayments.node';
-import { loadOptions, resourceMapping } from '../../../helpers/loadOptions';
-import { useSandbox } from '../../../helpers/sandbox';
-import { destinationForm, idLocator, KENYA_MOBILE_MONEY, payoutInitiate } from '../../../helpers/walletOperations';
+import { loadOptions, resourceMapping } from '../../../helpers/n8n/loadOptions';
+import { useSandbox } from '../../../helpers/sandbox/sandbox';
+import { destinationForm, idLocator, KENYA_MOBILE_MONEY, payoutInitiate } from '../../../helpers/sandbox/walletOperations';
 
 const fixture = useSandbox();
 

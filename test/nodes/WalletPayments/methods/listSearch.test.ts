@@ -1,10 +1,10 @@
 import type { IDataObject, INodeParameterResourceLocator, INodeProperties, NodeApiError } from 'n8n-workflow';
 
 import { WalletPayments } from '../../../../nodes/WalletPayments/WalletPayments.node';
-import { listSearch } from '../../../helpers/loadOptions';
-import { requiredFieldError } from '../../../helpers/n8nLine';
-import { useSandbox } from '../../../helpers/sandbox';
-import { idLocator } from '../../../helpers/walletOperations';
+import { listSearch } from '../../../helpers/n8n/loadOptions';
+import { requiredFieldError } from '../../../helpers/n8n/n8nLine';
+import { useSandbox } from '../../../helpers/sandbox/sandbox';
+import { idLocator } from '../../../helpers/sandbox/walletOperations';
 
 const SEEDED = 260;
 const fixture = useSandbox({ seed: { customers: SEEDED, beneficiaries: SEEDED } });

@@ -1,9 +1,9 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { WalletPayments } from '../../../../nodes/WalletPayments/WalletPayments.node';
-import { useSandbox } from '../../../helpers/sandbox';
-import { issueCard } from '../../../helpers/operations';
-import { callApi } from '../../../helpers/walletOperations';
+import { useSandbox } from '../../../helpers/sandbox/sandbox';
+import { issueCard } from '../../../helpers/sandbox/operations';
+import { callApi } from '../../../helpers/sandbox/walletOperations';
 
 const fixture = useSandbox({ seed: { customers: 3, beneficiaries: 3 } });
 

@@ -1,7 +1,7 @@
 import type { INode, NodeApiError } from 'n8n-workflow';
 
 import { errorFromResponse, retryAfterSeconds } from '../../../../nodes/WalletPayments/transport/errors';
-import { useSandbox } from '../../../helpers/sandbox';
+import { useSandbox } from '../../../helpers/sandbox/sandbox';
 
 const fixture = useSandbox();
 

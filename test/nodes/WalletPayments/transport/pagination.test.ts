@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { useSandbox } from '../../../helpers/sandbox';
-import { derivedReference, issueCard } from '../../../helpers/operations';
+import { useSandbox } from '../../../helpers/sandbox/sandbox';
+import { derivedReference, issueCard } from '../../../helpers/sandbox/operations';
 
 const SEEDED = 260;
 const fixture = useSandbox({ seed: { customers: SEEDED, beneficiaries: SEEDED } });

@@ -5,7 +5,7 @@
  * row, and writes it back whole READ_TO_WRITE ms later, dropping what the other wrote meanwhile.
  */
 import { CHECKS, CLAIM_ROUNDS } from '../../../../nodes/shared/ledger/claim';
-import { aProcess, isToken, settled, StoreDouble } from '../../../helpers/storeDouble';
+import { aProcess, isToken, settled, StoreDouble } from '../../../helpers/n8n/storeDouble';
 
 const WAIT = 100;
 const READ_TO_WRITE = 10;

@@ -5,7 +5,7 @@
  * Looking records nothing.
  */
 import { DAYS_ASKED } from '../../../../nodes/shared/ledger/days';
-import { freshEachTest, type Ledger, settled, StoreDouble } from '../../../helpers/storeDouble';
+import { freshEachTest, type Ledger, settled, StoreDouble } from '../../../helpers/n8n/storeDouble';
 
 const none = new Set<string>();
 const DAY_MS = 24 * 60 * 60 * 1000;

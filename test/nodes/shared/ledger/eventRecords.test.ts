@@ -6,7 +6,7 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { freshEachTest, type Ledger, settled, StoreDouble } from '../../../helpers/storeDouble';
+import { freshEachTest, type Ledger, settled, StoreDouble } from '../../../helpers/n8n/storeDouble';
 
 let store: StoreDouble;
 let ledgers: Ledger;

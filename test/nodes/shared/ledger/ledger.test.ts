@@ -13,7 +13,7 @@
  */
 import { DAYS_LOOKED } from '../../../../nodes/shared/ledger/days';
 import { VERIFY_AFTER_MS } from '../../../../nodes/shared/ledger/verify';
-import { freshEachTest, isToken, type Ledger, settled, StoreDouble } from '../../../helpers/storeDouble';
+import { freshEachTest, isToken, type Ledger, settled, StoreDouble } from '../../../helpers/n8n/storeDouble';
 
 const MARK = 'n8n-run:first';
 const LATER = 'n8n-run:later';

@@ -5,7 +5,7 @@
  * one after another: two claims of one event in one merged write must not both find it new.
  */
 import { mergedWrite, oneAtATime, type Written } from '../../../../nodes/shared/ledger/serial';
-import { freshEachTest, isToken, type Ledger, settled, StoreDouble } from '../../../helpers/storeDouble';
+import { freshEachTest, isToken, type Ledger, settled, StoreDouble } from '../../../helpers/n8n/storeDouble';
 
 const WAIT = 100;
 

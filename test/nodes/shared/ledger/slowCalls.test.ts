@@ -1,9 +1,9 @@
 /**
  * A store call over half the claim wait is named above the payout run's output (slowCalls.ts).
  */
-import { slowRecordCalls } from '../../../helpers/deduplication';
-import { useSandbox } from '../../../helpers/sandbox';
-import { createBeneficiary, hintsOf, payoutBy } from '../../../helpers/walletOperations';
+import { slowRecordCalls } from '../../../helpers/n8n/deduplication';
+import { useSandbox } from '../../../helpers/sandbox/sandbox';
+import { createBeneficiary, hintsOf, payoutBy } from '../../../helpers/sandbox/walletOperations';
 
 const fixture = useSandbox();
 

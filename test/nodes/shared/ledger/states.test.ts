@@ -17,9 +17,9 @@ import path from 'path';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { clearProcessedData, loadRows, processedValues } from '../../../helpers/deduplication';
-import type { RunResult } from '../../../helpers/runNode';
-import { useSandbox } from '../../../helpers/sandbox';
+import { clearProcessedData, loadRows, processedValues } from '../../../helpers/n8n/deduplication';
+import type { RunResult } from '../../../helpers/n8n/runNode';
+import { useSandbox } from '../../../helpers/sandbox/sandbox';
 import {
 	comparable,
 	deliverEvents,

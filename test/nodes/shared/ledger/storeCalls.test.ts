@@ -4,7 +4,7 @@
  * one of n8n's pool connections twice). Printed as `store-calls[<case>]: …` lines; the counts
  * are asserted, so a change that adds calls shows here.
  */
-import { freshEachTest, type Ledger, settled, StoreDouble } from '../../../helpers/storeDouble';
+import { freshEachTest, type Ledger, settled, StoreDouble } from '../../../helpers/n8n/storeDouble';
 
 const WAIT = 100;
 

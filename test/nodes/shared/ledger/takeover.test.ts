@@ -5,7 +5,7 @@
  * another run that is not a Retry, are not taken over.
  */
 import { FRESH_CLAIM_WAITS, takeoverWaitMs } from '../../../../nodes/shared/ledger/takeover';
-import { aProcess, freshEachTest, isToken, type Ledger, settled, StoreDouble } from '../../../helpers/storeDouble';
+import { aProcess, freshEachTest, isToken, type Ledger, settled, StoreDouble } from '../../../helpers/n8n/storeDouble';
 
 const WAIT = 100;
 const TAKEOVER = takeoverWaitMs(WAIT);

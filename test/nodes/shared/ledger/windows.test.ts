@@ -7,7 +7,7 @@ import { spawnSync } from 'child_process';
 import path from 'path';
 
 import { CLAIM_CHUNK, MAX_WINDOW, RUN_SHARE, SLOW_CALL_MS, SLOW_CALLS, STORE_MS_PER_ITEM } from '../../../../nodes/shared/ledger/windows';
-import { freshEachTest, isPending, type Ledger, settled, StoreDouble } from '../../../helpers/storeDouble';
+import { freshEachTest, isPending, type Ledger, settled, StoreDouble } from '../../../helpers/n8n/storeDouble';
 
 const WAIT = 100;
 
@@ -196,7 +196,7 @@ test('a store failure fails that window and every later verdictFor, with no othe
 test('a failed window whose items nobody asks for leaves no unhandled rejection (the run stopped first)', () => {
 	// Jest keeps unhandled rejections to itself: a plain Node process, which exits 1 on one, runs it.
 	const script = `
-		const { StoreDouble } = require('./test/helpers/storeDouble');
+		const { StoreDouble } = require('./test/helpers/n8n/storeDouble');
 		const ledgers = require('./nodes/shared/ledger');
 		(async () => {
 			const store = new StoreDouble();

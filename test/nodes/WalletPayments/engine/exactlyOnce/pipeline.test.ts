@@ -16,11 +16,11 @@ import type { IDataObject, INodeParameters, NodeApiError } from 'n8n-workflow';
 
 import { WalletPayments } from '../../../../../nodes/WalletPayments/WalletPayments.node';
 import { REFERENCE_HINT } from '../../../../../nodes/WalletPayments/controls/idempotency';
-import { useSandbox, type SandboxFixture } from '../../../../helpers/sandbox';
-import type { RunResult } from '../../../../helpers/runNode';
+import { useSandbox, type SandboxFixture } from '../../../../helpers/sandbox/sandbox';
+import type { RunResult } from '../../../../helpers/n8n/runNode';
 import type { ReferenceMode } from '../../../../../tooling/sandbox';
-import { CARD_HOLDER, issueCard } from '../../../../helpers/operations';
-import { callApi, createBeneficiary, destinationForm, idLocator, KENYA_MOBILE_MONEY } from '../../../../helpers/walletOperations';
+import { CARD_HOLDER, issueCard } from '../../../../helpers/sandbox/operations';
+import { callApi, createBeneficiary, destinationForm, idLocator, KENYA_MOBILE_MONEY } from '../../../../helpers/sandbox/walletOperations';
 
 const fixture = useSandbox();
 

@@ -7,12 +7,12 @@
  */
 import type { IDataObject, INodeParameters, NodeApiError } from 'n8n-workflow';
 
-import { maxInFlight } from '../../../../helpers/inFlight';
-import type { RunResult } from '../../../../helpers/runNode';
+import { maxInFlight } from '../../../../helpers/sandbox/inFlight';
+import type { RunResult } from '../../../../helpers/n8n/runNode';
 import { CLAIM_ROUNDS, MAX_QUEUE_RUN_ITEMS, MAX_RUN_ITEMS, takeoverWaitMs } from '../../../../../nodes/shared/ledger';
-import { afterRecordCall, dropOldest, processedValues, recordCalls, rewriteRow, slowRecordCalls } from '../../../../helpers/deduplication';
-import { useSandbox } from '../../../../helpers/sandbox';
-import { createBeneficiary } from '../../../../helpers/walletOperations';
+import { afterRecordCall, dropOldest, processedValues, recordCalls, rewriteRow, slowRecordCalls } from '../../../../helpers/n8n/deduplication';
+import { useSandbox } from '../../../../helpers/sandbox/sandbox';
+import { createBeneficiary } from '../../../../helpers/sandbox/walletOperations';
 
 const fixture = useSandbox();
 const PAYOUT_PATH = '/api/v2/wallets/payout/initialize';

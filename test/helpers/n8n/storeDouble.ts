@@ -17,7 +17,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import * as workflow from 'n8n-workflow';
 
-import type * as LedgerModule from '../../nodes/shared/ledger';
+import type * as LedgerModule from '../../../nodes/shared/ledger';
 
 export type Ledger = typeof LedgerModule;
 
@@ -223,7 +223,7 @@ export async function aProcess({ markOnReserve = true } = {}): Promise<Ledger> {
 		let loaded: Ledger | undefined;
 		await jest.isolateModulesAsync(async () => {
 			jest.doMock('n8n-workflow', () => workflow);
-			loaded = await import('../../nodes/shared/ledger');
+			loaded = await import('../../../nodes/shared/ledger');
 		});
 		return markOnReserve ? sendingAtOnce(loaded!) : loaded!;
 	});

@@ -10,7 +10,7 @@ import type {
 } from 'n8n-workflow';
 import { ICredentialsHelper } from 'n8n-workflow';
 
-import { WalletPaymentsApi } from '../../credentials/WalletPaymentsApi.credentials';
+import { WalletPaymentsApi } from '../../../credentials/WalletPaymentsApi.credentials';
 
 export const credentialTypes: Record<string, ICredentialType> = {
 	walletPaymentsApi: new WalletPaymentsApi(),

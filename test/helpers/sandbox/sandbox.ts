@@ -1,7 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../tooling/sandbox';
-import { runWalletNode, type RunOptions, type RunResult, type TestCredentials } from './runNode';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../../tooling/sandbox';
+import { runWalletNode, type RunOptions, type RunResult, type TestCredentials } from '../n8n/runNode';
 
 export interface SandboxFixture {
 	sandbox: Sandbox;

@@ -1,4 +1,4 @@
-import type { RecordedRequest } from '../../tooling/sandbox';
+import type { RecordedRequest } from '../../../tooling/sandbox';
 
 /** The most requests the sandbox was answering at the same moment (from their start and end). */
 export function maxInFlight(requests: RecordedRequest[]): number {

@@ -37,7 +37,7 @@ import type {
 } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
-import { additionalDataFor, type TestCredentials } from './runNode';
+import { additionalDataFor, type TestCredentials } from '../n8n/runNode';
 import { parseBody, readBody, send, type RawRequest } from './webhookBody';
 import type { Activation, FailureMoment, RecordedAnswer, TriggerHarness, TriggerHarnessOptions } from './triggerHarnessTypes';
 

@@ -1,8 +1,8 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { WalletPaymentsTrigger } from '../../nodes/WalletPaymentsTrigger/WalletPaymentsTrigger.node';
-import { signBody } from '../../tooling/sandbox/webhooks';
-import type { TestCredentials } from './runNode';
+import { WalletPaymentsTrigger } from '../../../nodes/WalletPaymentsTrigger/WalletPaymentsTrigger.node';
+import { signBody } from '../../../tooling/sandbox/webhooks';
+import type { TestCredentials } from '../n8n/runNode';
 import { startTriggerHarness, type Answer, type TriggerHarness } from './triggerHarness';
 
 export const TRIGGER_TYPE = 'n8n-nodes-wallet-payments.walletPaymentsTrigger';

@@ -17,7 +17,7 @@ import type {
 } from 'n8n-workflow';
 import { createRunExecutionData, NodeConnectionTypes, Workflow } from 'n8n-workflow';
 
-import { WalletPayments } from '../../nodes/WalletPayments/WalletPayments.node';
+import { WalletPayments } from '../../../nodes/WalletPayments/WalletPayments.node';
 import { TestCredentialsHelper } from './credentials';
 
 export const WALLET_NODE_TYPE = 'n8n-nodes-wallet-payments.walletPayments';

@@ -1,10 +1,10 @@
 import { createHash } from 'crypto';
 
-import { canonicalJson, derivedKey, referenceFromKey } from '../../nodes/WalletPayments/controls/idempotency';
+import { canonicalJson, derivedKey, referenceFromKey } from '../../../nodes/WalletPayments/controls/idempotency';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { SandboxFixture } from './sandbox';
-import type { RunResult } from './runNode';
+import type { RunResult } from '../n8n/runNode';
 import { callApi } from './walletOperations';
 
 type Fixture = SandboxFixture;

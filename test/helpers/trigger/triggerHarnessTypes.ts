@@ -3,7 +3,7 @@ import type http from 'http';
 
 import type { IDataObject, INode, INodeExecutionData, INodeParameters, INodeType, Workflow, WorkflowActivateMode } from 'n8n-workflow';
 
-import type { TestCredentials } from './runNode';
+import type { TestCredentials } from '../n8n/runNode';
 
 export interface Answer {
 	status: number;
