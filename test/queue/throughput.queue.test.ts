@@ -49,7 +49,7 @@ describeQueue('queue mode under load: concurrent production webhooks on two work
 	const url = (webhookPath: string) => `${stack!.n8n.webhookBaseUrl}/webhook/${webhookPath}`;
 
 	beforeAll(async () => {
-		// Debug logs: the package's store calls are timed there (processedStore.ts, storeCall).
+		// Debug logs: the package's store calls are timed there (nodes/shared/ledger/store.ts).
 		stack = await startQueueStack({ references: 'lenient' }, { env: { N8N_LOG_LEVEL: 'debug' } });
 		newPayees = payeeMaker(stack.sandbox);
 		const { n8n } = stack;
@@ -119,7 +119,7 @@ describeQueue('queue mode under load: concurrent production webhooks on two work
 	 * fix: it kept 697–738 of 1,000, and this re-delivery paid 145–162 of 500 payees twice; this
 	 * sandbox accepts reused references, and Payout → Initiate sends none). Each run now checks
 	 * its records a second after writing them and writes the lost ones again before it ends
-	 * (nodes/shared/processedStore.ts, settle): every record kept, nobody paid twice.
+	 * (nodes/shared/ledger/verify.ts): every record kept, nobody paid twice.
 	 */
 	test('the same 50 batches delivered again at once: n8n\'s store kept every record, every row skipped, nobody paid twice', async () => {
 		const { n8n, sandbox } = stack!;
