@@ -176,22 +176,30 @@ export interface ComparedRow {
  * request), `added` (not in the preview) and `removed` (in the preview, not here).
  */
 export function rowsDiffer(approved: ComparedRow[], now: ComparedRow[]) {
-	const unmatched = new Map<string, ComparedRow[]>();
-	for (const row of approved)
-		unmatched.set(row.rowFingerprint, [...(unmatched.get(row.rowFingerprint) ?? []), row]);
-	const extra: ComparedRow[] = [];
-	for (const row of now) {
-		const same = unmatched.get(row.rowFingerprint);
-		if (same?.length) same.shift();
-		else extra.push(row);
-	}
+	const unmatched = groupBy(approved, (row) => row.rowFingerprint);
+	const extra = now.filter((row) => !unmatched.get(row.rowFingerprint)?.shift());
 	const missing = [...unmatched.values()].flat();
-	const changed = extra.flatMap((row) => {
-		const at = missing.findIndex((old) => old.key === row.key);
-		return at < 0 ? [] : [{ now: row, approved: missing.splice(at, 1)[0] }];
-	});
-	const added = extra.filter((row) => !changed.some((pair) => pair.now === row));
-	return { changed, added, removed: missing };
+	const missingByKey = groupBy(missing, (row) => row.key);
+	const changed: Array<{ now: ComparedRow; approved: ComparedRow }> = [];
+	const added: ComparedRow[] = [];
+	for (const row of extra) {
+		const old = missingByKey.get(row.key)?.shift();
+		if (old) changed.push({ now: row, approved: old });
+		else added.push(row);
+	}
+	const paired = new Set(changed.map((pair) => pair.approved));
+	return { changed, added, removed: missing.filter((row) => !paired.has(row)) };
+}
+
+/** The rows by `keyOf`, each group in the rows' order. */
+function groupBy(rows: ComparedRow[], keyOf: (row: ComparedRow) => string) {
+	const groups = new Map<string, ComparedRow[]>();
+	for (const row of rows) {
+		const group = groups.get(keyOf(row));
+		if (group) group.push(row);
+		else groups.set(keyOf(row), [row]);
+	}
+	return groups;
 }
 
 /** The rows that differ, in words (at most `shown` of them named). */
