@@ -24,6 +24,7 @@
 import { randomBytes } from 'crypto';
 import * as http from 'http';
 
+import { executionWhen } from '../../../tooling/n8n/executions';
 import { freePorts } from '../../../tooling/n8n/ports';
 import type { CliResult, ExecutionResult, N8nOptions } from '../../../tooling/n8n/n8n';
 import { ClusterProcesses } from './clusterProcesses';
@@ -151,13 +152,7 @@ export class QueueN8n extends ClusterProcesses {
 
 	/** One execution, once finished (public API, with its data). */
 	async finishedExecution(executionId: string, timeoutMs = 180000): Promise<ExecutionResult & { id: string }> {
-		const deadline = Date.now() + timeoutMs;
-		for (;;) {
-			const found = await this.publicApi<ExecutionResult & { id: string }>('GET', `/executions/${executionId}?includeData=true`);
-			if (found.status === 200 && found.body.status !== 'running' && found.body.status !== 'new') return found.body;
-			if (Date.now() > deadline) throw new Error(`Execution ${executionId} did not finish: ${JSON.stringify(found.body).slice(0, 500)}`);
-			await sleep(200);
-		}
+		return (await executionWhen(this, executionId, { timeoutMs })) as unknown as ExecutionResult & { id: string };
 	}
 
 	/** Waits until a worker's log says it ran the execution; returns the worker's name. */
