@@ -2,9 +2,10 @@
 /*
  * Ensures Node 24 and n8n 2.x in a cache folder outside the repository, for the e2e suite, the
  * demo and the screenshots. Runs under the machine's Node (20.19 or later is fine). Idempotent: a
- * marker file records what was installed; when it is present and matches, nothing is done. A
- * half-finished install (no marker, or a marker for other versions) is wiped and redone.
- * Progress goes to stderr.
+ * marker file records what was installed; when it is present and matches, nothing is done. An
+ * install an earlier run did not finish (killed, or failed half-way) is finished: its finished
+ * steps are kept, and npm takes what it had downloaded from its own cache. A marker for other
+ * versions is wiped and redone. Progress goes to stderr.
  *
  *   node scripts/n8n-install.js            # install or reuse; prints the paths as JSON on stdout
  *   node scripts/n8n-install.js --force    # wipe and reinstall
@@ -32,8 +33,8 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const { NODE_RANGE, N8N_VERSION, FIRST_RUN, NODE_PACKAGES, nodePackageFor, nodeBinaryIn, versionFits, systemNodeFits, cacheDir, readJson, paths } = require('./n8n-install/versions');
-const { log, duration, markerMatches, run, withLock } = require('./n8n-install/commands');
+const { NODE_RANGE, N8N_VERSION, FIRST_RUN, NODE_PACKAGES, nodePackageFor, nodeBinaryIn, versionFits, systemNodeFits, cacheDir, readJson, paths, wanted } = require('./n8n-install/versions');
+const { log, duration, markerMatches, withLock } = require('./n8n-install/commands');
 const { installNode, installN8n } = require('./n8n-install/steps');
 
 /** Installs what is missing; resolves to the paths (and the marker) of a complete install. */
@@ -52,8 +53,9 @@ async function ensureInstalled(options = {}) {
 			log(`reusing the cached install in ${p.cache} (Node ${now.node}, n8n ${now.n8n})`);
 			return { ...fresh, installed: now };
 		}
-		if (now || fs.existsSync(p.nodePrefix) || fs.existsSync(p.n8nHost)) {
-			log('found an incomplete or outdated install: redoing it');
+		if (now) log('found an install for other versions or an older format: redoing it');
+		else if (fs.existsSync(p.nodePrefix) || fs.existsSync(p.n8nHost)) {
+			log('found an install an earlier run did not finish: finishing it (what that run finished is kept, what it downloaded comes from npm\'s cache)');
 		}
 		const nodeNote = systemNodeFits()
 			? `this machine's Node ${process.version}`

@@ -3,7 +3,7 @@
 const fs = require('fs');
 const path = require('path');
 const { spawn, spawnSync } = require('child_process');
-const { NODE_RANGE, N8N_VERSION, OVERRIDES, MARKER_FORMAT, versionFits, readJson } = require('./versions');
+const { wanted, versionFits, readJson } = require('./versions');
 
 const started = Date.now();
 function log(message) {
@@ -22,10 +22,6 @@ function fail(message) {
 	throw error;
 }
 
-function wanted() {
-	return { format: MARKER_FORMAT, nodeRange: NODE_RANGE, n8n: N8N_VERSION, overrides: OVERRIDES };
-}
-
 /** `node --version` of a binary, or undefined when it does not run. */
 function nodeVersionOf(bin) {
 	const result = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 30000 });
@@ -36,10 +32,7 @@ function markerMatches(marker, p) {
 	if (!marker) return false;
 	const want = wanted();
 	if (
-		marker.format !== want.format ||
-		marker.nodeRange !== want.nodeRange ||
-		marker.n8n !== want.n8n ||
-		JSON.stringify(marker.overrides) !== JSON.stringify(want.overrides) ||
+		Object.keys(want).some((key) => JSON.stringify(marker[key]) !== JSON.stringify(want[key])) ||
 		!fs.existsSync(p.nodeBin) ||
 		!fs.existsSync(p.n8nBin)
 	) {
@@ -205,7 +198,7 @@ async function withLock(p, fn) {
 				owner = undefined;
 			}
 			if (owner && !pidAlive(owner)) {
-				log('the previous install was interrupted (its process is gone): taking over and redoing it');
+				log('the previous install was interrupted (its process is gone): taking over and finishing it');
 				fs.rmSync(p.lock, { recursive: true, force: true });
 				continue;
 			}
@@ -227,7 +220,7 @@ async function withLock(p, fn) {
 	}
 	const release = () => fs.rmSync(p.lock, { recursive: true, force: true });
 	const onSignal = (signal) => {
-		log(`${signal}: stopping; the next run redoes the unfinished install`);
+		log(`${signal}: stopping; the next run finishes the install (what is done is kept)`);
 		if (current && current.pid) {
 			try {
 				if (process.platform === 'win32') spawnSync('taskkill', ['/pid', String(current.pid), '/T', '/F']);

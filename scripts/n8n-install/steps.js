@@ -3,7 +3,7 @@
 const fs = require('fs');
 const path = require('path');
 const { spawn, spawnSync } = require('child_process');
-const { NODE_RANGE, N8N_VERSION, OVERRIDES, FIRST_RUN, NODE_PACKAGE_FALLBACK, nodePackageFor, nodeBinaryIn, versionFits, systemNodeFits } = require('./versions');
+const { NODE_RANGE, N8N_VERSION, OVERRIDES, PEERS, FIRST_RUN, NODE_PACKAGE_FALLBACK, nodePackageFor, nodeBinaryIn, versionFits, systemNodeFits, readJson } = require('./versions');
 const { log, fail, nodeVersionOf, setStep, run, runNpm, headersDir, node24Env } = require('./commands');
 
 /** Installs one Node package into the cache; resolves to its binary, or undefined when the registry has no such version. */
@@ -47,6 +47,13 @@ async function installNode(p) {
 	}
 	const candidates = [name, NODE_PACKAGE_FALLBACK[name]].filter(Boolean);
 	for (const candidate of candidates) {
+		// Downloaded by an earlier run that stopped later on: kept.
+		const kept = nodeBinaryIn(path.join(p.nodePrefix, 'node_modules', candidate));
+		const keptVersion = fs.existsSync(kept) ? nodeVersionOf(kept) : undefined;
+		if (keptVersion && versionFits(keptVersion)) {
+			log(`Node ${keptVersion}: downloaded by an earlier run, kept (${kept})`);
+			return { nodeSource: 'package', nodePackage: candidate, nodeBin: kept, node: keptVersion };
+		}
 		setStep(p, `downloading Node ${NODE_RANGE} (${candidate}, about ${FIRST_RUN.nodeDownloadMB} MB)`);
 		log(`Node: downloading ${candidate}@${NODE_RANGE} (about ${FIRST_RUN.nodeDownloadMB} MB) into ${p.nodePrefix}`);
 		if (candidate !== name) log(`  (${name}@${NODE_RANGE} is not on the registry: the x64 build runs under Rosetta 2)`);
@@ -107,31 +114,40 @@ function countPackages(modules) {
 	return count;
 }
 
-async function installN8n(p) {
+/** The host folder's package.json: n8n, the peers its nodes need, and the overrides. */
+function hostPackage() {
+	return { name: 'n8n-e2e-host', private: true, dependencies: { n8n: N8N_VERSION, ...PEERS }, overrides: OVERRIDES };
+}
+
+/**
+ * `npm install` of n8n into the host folder, unless an earlier run finished it (its record says
+ * so). A run that began the same install and stopped (killed, or a later step failed) is redone
+ * from npm's own cache, which keeps every package that run downloaded (--prefer-offline): only
+ * the rest is downloaded. A half-written node_modules is never reused: npm would take a package
+ * folder with a package.json for whole.
+ */
+async function npmInstallN8n(p) {
+	const spec = hostPackage();
+	const record = path.join(p.n8nHost, '.npm-install-done.json');
+	const hostFile = path.join(p.n8nHost, 'package.json');
+	const began = JSON.stringify(readJson(hostFile)) === JSON.stringify(spec);
+	if (began && JSON.stringify(readJson(record)) === JSON.stringify(spec) && fs.existsSync(p.n8nBin)) {
+		log(`n8n: npm install finished in an earlier run: kept (${p.n8nHost})`);
+		return;
+	}
 	setStep(p, `downloading and writing n8n ${N8N_VERSION} (about ${FIRST_RUN.n8nDownloadMB} MB to download, ${FIRST_RUN.n8nDiskGB} GB on disk)`);
 	log(
 		`n8n: installing n8n@${N8N_VERSION} into ${p.n8nHost}: about ${FIRST_RUN.n8nDownloadMB} MB to download, ` +
 			`about ${FIRST_RUN.n8nPackages.toLocaleString('en')} packages, ${FIRST_RUN.n8nDiskGB} GB on disk`,
 	);
+	if (began) log('n8n: an earlier run began this install and stopped: what it downloaded comes from npm\'s cache, only the rest is downloaded');
 	fs.rmSync(p.n8nHost, { recursive: true, force: true });
 	fs.mkdirSync(p.n8nHost, { recursive: true });
-	fs.writeFileSync(
-		path.join(p.n8nHost, 'package.json'),
-		JSON.stringify(
-			{
-				name: 'n8n-e2e-host',
-				private: true,
-				dependencies: { n8n: N8N_VERSION },
-				overrides: OVERRIDES,
-			},
-			null,
-			2,
-		) + '\n',
-	);
-	const env = node24Env(p);
-	await runNpm(p.nodeBin, ['install', '--no-audit', '--no-fund', '--legacy-peer-deps', '--ignore-scripts'], {
+	fs.writeFileSync(hostFile, JSON.stringify(spec, null, 2) + '\n');
+	const args = ['install', '--no-audit', '--no-fund', '--legacy-peer-deps', '--ignore-scripts', ...(began ? ['--prefer-offline'] : [])];
+	await runNpm(p.nodeBin, args, {
 		cwd: p.n8nHost,
-		env,
+		env: node24Env(p),
 		progress: async () => {
 			const unpacked = countPackages(p.n8nModules);
 			if (unpacked === 0) return `npm is resolving n8n ${N8N_VERSION}'s dependency tree (nothing written yet)`;
@@ -144,6 +160,14 @@ async function installN8n(p) {
 		},
 	});
 	if (!fs.existsSync(p.n8nBin)) fail(`n8n binary missing after install: ${p.n8nBin}`);
+	fs.writeFileSync(record, JSON.stringify(spec, null, 2) + '\n');
+}
+
+/** sqlite3's native module for Node 24 (npm installed it without building it), unless it loads already. */
+async function buildSqlite(p) {
+	const loads = () =>
+		spawnSync(p.nodeBin, ['-e', "require('sqlite3'); process.stdout.write('ok')"], { cwd: p.n8nHost, encoding: 'utf8' });
+	if (loads().stdout === 'ok') return log('n8n: sqlite3 loads under Node 24 (built by an earlier run)');
 	setStep(p, 'building sqlite3 for Node 24');
 	log('n8n: sqlite3 for Node 24 (a prebuilt binary when it can be downloaded, otherwise compiled: about a minute)');
 	await runNpm(p.nodeBin, ['rebuild', 'sqlite3', '--ignore-scripts=false'], {
@@ -151,11 +175,41 @@ async function installN8n(p) {
 		env: node24Env(p, { npm_config_nodedir: headersDir(p.nodeBin) }),
 		progress: () => 'building sqlite3 (compiling C++ when no prebuilt binary can be downloaded)',
 	});
-	const check = spawnSync(p.nodeBin, ['-e', "require('sqlite3'); process.stdout.write('ok')"], {
+	const check = loads();
+	if (check.stdout !== 'ok') fail(`sqlite3 does not load under Node 24:\n${check.stderr}`);
+}
+
+/** Every node file n8n ships loads, as when n8n starts (nodesLoad.js); fails naming the ones that do not. */
+function checkNodesLoad(p) {
+	setStep(p, "loading every node file of n8n's");
+	const result = nodesLoad(p);
+	const counts = result.packages.map((pkg) => `${pkg.name}: ${pkg.total - pkg.failed.length} of ${pkg.total}`).join(', ');
+	const failed = result.packages.flatMap((pkg) => pkg.failed.map((f) => `  ${pkg.name}/${f.file}: ${f.message}`));
+	if (failed.length > 0) fail(`n8n's own nodes do not all load (${counts}):\n${failed.join('\n')}`);
+	log(`n8n: every node file loads (${counts})`);
+}
+
+/** Runs nodesLoad.js in the install; its result (the packages, each with its failed files). */
+function nodesLoad(p) {
+	const ran = spawnSync(p.nodeBin, [path.join(__dirname, 'nodesLoad.js')], {
 		cwd: p.n8nHost,
 		encoding: 'utf8',
+		env: { ...process.env, N8N_DIAGNOSTICS_ENABLED: 'false' },
+		timeout: 180000,
+		maxBuffer: 64 * 1024 * 1024,
 	});
-	if (check.stdout !== 'ok') fail(`sqlite3 does not load under Node 24:\n${check.stderr}`);
+	const last = (ran.stdout || '').trim().split('\n').pop() || '';
+	try {
+		return JSON.parse(last);
+	} catch {
+		return fail(`loading n8n's node files did not finish (exit ${ran.status}${ran.signal ? `, ${ran.signal}` : ''}):\n${(ran.stderr || '').slice(-4000)}`);
+	}
+}
+
+async function installN8n(p) {
+	await npmInstallN8n(p);
+	await buildSqlite(p);
+	checkNodesLoad(p);
 	setStep(p, 'checking that n8n starts');
 	const version = spawnSync(p.nodeBin, [p.n8nBin, '--version'], {
 		cwd: p.n8nHost,
@@ -171,4 +225,4 @@ async function installN8n(p) {
 	return reported;
 }
 
-module.exports = { installNode, installN8n };
+module.exports = { installNode, installN8n, nodesLoad };

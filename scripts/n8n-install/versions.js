@@ -22,7 +22,16 @@ const OVERRIDES =
 				langchain: { '@langchain/langgraph': '1.4.0' },
 			}
 		: { xlsx: '0.18.5', '@langchain/langgraph-checkpoint': '1.0.0' };
-const MARKER_FORMAT = 1;
+/**
+ * Peer dependencies that n8n's own nodes need and that `--legacy-peer-deps` leaves out (npm's
+ * own peer resolution churned for over 14 minutes here). 2.x: Extract from File loads ts-ics,
+ * whose peer date-fns@2 n8n does not install, so the node failed with `Cannot find module
+ * 'date-fns'` (1 of n8n-nodes-base's 444 node files). The install fails when any node file of
+ * n8n's does not load (nodesLoad.js), so a new gap shows at once.
+ */
+const PEERS = N8N_MAJOR >= 2 ? { 'date-fns': '2.30.0' } : {};
+/** 2: PEERS are installed and every node file is loaded before the marker is written. */
+const MARKER_FORMAT = 2;
 /** What a first install costs (measured with n8n 2.41.1 and Node 24.21 on linux-x64). */
 const FIRST_RUN = {
 	nodeDownloadMB: 50,
@@ -63,12 +72,21 @@ function systemNodeFits() {
 	return process.env.N8N_E2E_SYSTEM_NODE !== '0' && versionFits(process.version);
 }
 
+/** What an install is for: the marker records it, and a marker for anything else is redone. */
+function wanted() {
+	return { format: MARKER_FORMAT, nodeRange: NODE_RANGE, n8n: N8N_VERSION, overrides: OVERRIDES, peers: PEERS };
+}
+
+/**
+ * One folder per n8n version, so that a compat run never wipes the default install: the default
+ * n8n's is N8N_E2E_CACHE (or the folder under ~/.cache), another version's has -<version> added,
+ * also when N8N_E2E_CACHE is set (CI sets it to an empty folder, and the 1.x suites run beside).
+ */
 function cacheDir() {
-	if (process.env.N8N_E2E_CACHE) return path.resolve(process.env.N8N_E2E_CACHE);
-	const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-	// One folder per n8n version, so that a compat run never wipes the default install.
-	const suffix = N8N_VERSION === DEFAULT_N8N_VERSION ? '' : `-${N8N_VERSION}`;
-	return path.join(base, `n8n-wallet-payments-e2e${suffix}`);
+	const base = process.env.N8N_E2E_CACHE
+		? path.resolve(process.env.N8N_E2E_CACHE)
+		: path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'n8n-wallet-payments-e2e');
+	return N8N_VERSION === DEFAULT_N8N_VERSION ? base : `${base}-${N8N_VERSION}`;
 }
 
 function readJson(file) {
@@ -106,4 +124,4 @@ function paths(cache = cacheDir()) {
 	};
 }
 
-module.exports = { NODE_RANGE, N8N_VERSION, OVERRIDES, MARKER_FORMAT, FIRST_RUN, NODE_PACKAGES, NODE_PACKAGE_FALLBACK, nodePackageFor, nodeBinaryIn, versionFits, systemNodeFits, cacheDir, readJson, paths };
+module.exports = { NODE_RANGE, N8N_VERSION, N8N_MAJOR, OVERRIDES, PEERS, MARKER_FORMAT, wanted, FIRST_RUN, NODE_PACKAGES, NODE_PACKAGE_FALLBACK, nodePackageFor, nodeBinaryIn, versionFits, systemNodeFits, cacheDir, readJson, paths };
