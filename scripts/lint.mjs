@@ -63,6 +63,7 @@ for (const [stream, target] of [
 child.on('close', (code, signal) => {
 	if (signal) process.kill(process.pid, signal);
 	// ESLint's summary line: "✖ 3 problems (0 errors, 3 warnings)".
+	// eslint-disable-next-line no-control-regex -- the colour codes of ESLint's output
 	const plain = output.replace(/\x1b\[[0-9;]*m/g, '');
 	const summary = /(\d+) problems? \((\d+) errors?, (\d+) warnings?\)/.exec(plain);
 	const warnings = summary ? Number(summary[3]) : 0;

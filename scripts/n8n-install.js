@@ -37,6 +37,12 @@ const { NODE_RANGE, N8N_VERSION, FIRST_RUN, NODE_PACKAGES, nodePackageFor, nodeB
 const { log, duration, markerMatches, withLock } = require('./n8n-install/commands');
 const { installNode, installN8n } = require('./n8n-install/steps');
 
+/** What to do when a first install stops half-way (the first-run message and every failure say it). */
+const AGAIN =
+	'If it stops half-way (Ctrl-C, a lost connection, a full disk), run the same command again: it finishes the install, ' +
+	"keeping the steps that were done and taking what was downloaded from npm's cache. If the same step fails again, " +
+	'N8N_E2E_VERBOSE=1 shows npm\'s own output, and `node scripts/n8n-install.js --force` starts over.';
+
 /** Installs what is missing; resolves to the paths (and the marker) of a complete install. */
 async function ensureInstalled(options = {}) {
 	const p = paths();
@@ -45,55 +51,69 @@ async function ensureInstalled(options = {}) {
 		log(`reusing the cached install in ${p.cache} (Node ${present.node}, n8n ${present.n8n})`);
 		return { ...p, installed: present };
 	}
-	const result = await withLock(p, async () => {
-		// Someone else may have finished while we waited for the lock.
-		const now = readJson(p.marker);
-		const fresh = paths();
-		if (!options.force && markerMatches(now, fresh)) {
-			log(`reusing the cached install in ${p.cache} (Node ${now.node}, n8n ${now.n8n})`);
-			return { ...fresh, installed: now };
+	return withLock(p, async () => {
+		try {
+			return await installOnce(p, options);
+		} catch (error) {
+			// The demo and the suites print the message: say what to do next.
+			error.message = `${error.message}\n\n${AGAIN}`;
+			throw error;
 		}
-		if (now) log('found an install for other versions or an older format: redoing it');
-		else if (fs.existsSync(p.nodePrefix) || fs.existsSync(p.n8nHost)) {
-			log('found an install an earlier run did not finish: finishing it (what that run finished is kept, what it downloaded comes from npm\'s cache)');
-		}
-		const nodeNote = systemNodeFits()
-			? `this machine's Node ${process.version}`
-			: `Node ${NODE_RANGE} (about ${FIRST_RUN.nodeDownloadMB} MB to download)`;
-		log(
-			`First run: installing n8n ${N8N_VERSION} (about ${FIRST_RUN.n8nDownloadMB} MB to download) with ${nodeNote} ` +
-				`into ${p.cache}: about ${FIRST_RUN.diskGB} GB on disk, ${FIRST_RUN.minutes} minutes with a fast connection. ` +
-				'Later runs reuse it.',
-		);
-		fs.rmSync(p.marker, { force: true });
-		const t0 = Date.now();
-		const node = await installNode(p);
-		const withNode = {
-			...paths(),
-			nodeDir: path.resolve(path.dirname(node.nodeBin), '..'),
-			nodeBin: node.nodeBin,
-			nodeBinDir: path.dirname(node.nodeBin),
-		};
-		const t1 = Date.now();
-		const n8nVersion = await installN8n(withNode);
-		const t2 = Date.now();
-		const marker = {
-			...wanted(),
-			node: node.node,
-			nodeSource: node.nodeSource,
-			...(node.nodePackage ? { nodePackage: node.nodePackage } : {}),
-			nodeBin: node.nodeBin,
-			n8nInstalled: n8nVersion,
-			completedAt: new Date().toISOString(),
-			seconds: { node: Math.round((t1 - t0) / 1000), n8n: Math.round((t2 - t1) / 1000) },
-		};
-		const tmp = `${p.marker}.${process.pid}.tmp`;
-		fs.writeFileSync(tmp, JSON.stringify(marker, null, 2) + '\n');
-		fs.renameSync(tmp, p.marker);
-		log(`install complete in ${duration(t2 - t0)} (marker ${p.marker})`);
-		return { ...paths(), installed: marker };
 	});
-	return result;
+}
+
+/** The install itself, under the lock. */
+async function installOnce(p, options) {
+	// Someone else may have finished while we waited for the lock.
+	const now = readJson(p.marker);
+	const fresh = paths();
+	if (!options.force && markerMatches(now, fresh)) {
+		log(`reusing the cached install in ${p.cache} (Node ${now.node}, n8n ${now.n8n})`);
+		return { ...fresh, installed: now };
+	}
+	if (options.force) {
+		log('--force: starting over');
+		fs.rmSync(p.nodePrefix, { recursive: true, force: true });
+		fs.rmSync(p.n8nHost, { recursive: true, force: true });
+	} else if (now) log('found an install for other versions or an older format: redoing it');
+	else if (fs.existsSync(p.nodePrefix) || fs.existsSync(p.n8nHost)) {
+		log('found an install an earlier run did not finish: finishing it (what that run finished is kept, what it downloaded comes from npm\'s cache)');
+	}
+	const nodeNote = systemNodeFits()
+		? `this machine's Node ${process.version}`
+		: `Node ${NODE_RANGE} (about ${FIRST_RUN.nodeDownloadMB} MB to download)`;
+	log(
+		`First run: installing n8n ${N8N_VERSION} (about ${FIRST_RUN.n8nDownloadMB} MB to download) with ${nodeNote} ` +
+			`into ${p.cache}: about ${FIRST_RUN.diskGB} GB on disk, ${FIRST_RUN.minutes} minutes on a 2-core machine ` +
+			`(${FIRST_RUN.measured}). Later runs reuse it. ${AGAIN}`,
+	);
+	fs.rmSync(p.marker, { force: true });
+	const t0 = Date.now();
+	const node = await installNode(p);
+	const withNode = {
+		...paths(),
+		nodeDir: path.resolve(path.dirname(node.nodeBin), '..'),
+		nodeBin: node.nodeBin,
+		nodeBinDir: path.dirname(node.nodeBin),
+	};
+	const t1 = Date.now();
+	const n8nVersion = await installN8n(withNode);
+	const t2 = Date.now();
+	const marker = {
+		...wanted(),
+		node: node.node,
+		nodeSource: node.nodeSource,
+		...(node.nodePackage ? { nodePackage: node.nodePackage } : {}),
+		nodeBin: node.nodeBin,
+		n8nInstalled: n8nVersion,
+		completedAt: new Date().toISOString(),
+		seconds: { node: Math.round((t1 - t0) / 1000), n8n: Math.round((t2 - t1) / 1000) },
+	};
+	const tmp = `${p.marker}.${process.pid}.tmp`;
+	fs.writeFileSync(tmp, JSON.stringify(marker, null, 2) + '\n');
+	fs.renameSync(tmp, p.marker);
+	log(`install complete in ${duration(t2 - t0)} (marker ${p.marker})`);
+	return { ...paths(), installed: marker };
 }
 
 module.exports = { ensureInstalled, paths, cacheDir, nodePackageFor, nodeBinaryIn, versionFits, withLock, N8N_VERSION, NODE_PACKAGES };

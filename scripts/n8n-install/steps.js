@@ -4,7 +4,7 @@ const fs = require('fs');
 const path = require('path');
 const { spawn, spawnSync } = require('child_process');
 const { NODE_RANGE, N8N_VERSION, OVERRIDES, PEERS, FIRST_RUN, NODE_PACKAGE_FALLBACK, nodePackageFor, nodeBinaryIn, versionFits, systemNodeFits, readJson } = require('./versions');
-const { log, fail, nodeVersionOf, setStep, run, runNpm, headersDir, node24Env } = require('./commands');
+const { log, fail, nodeVersionOf, setStep, runNpm, headersDir, node24Env } = require('./commands');
 
 /** Installs one Node package into the cache; resolves to its binary, or undefined when the registry has no such version. */
 async function installNodePackage(p, name) {

@@ -5,6 +5,7 @@
  * unrefs it), so jest, which runs the files in its own process on a 2-core machine, would never
  * exit. The class is not exported from n8n-core's index, hence the file inside the 1.x package.
  */
+/* global afterAll -- a jest setup file: jest's globals */
 const fs = require('fs');
 const path = require('path');
 

@@ -18,6 +18,8 @@ module.exports = {
 	// One line per case (✓ or ✕ and its name), besides the lines the files print themselves.
 	verbose: true,
 	testMatch: [
+		// Every node file of n8n's loads in the installed n8n (peer dependencies included).
+		'<rootDir>/test/e2e/installedNodes.compat.test.ts',
 		// Every operation against the sandbox, and the credential test.
 		'<rootDir>/test/e2e/operations.e2e.test.ts',
 		'<rootDir>/test/e2e/editor.e2e.test.ts',

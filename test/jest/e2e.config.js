@@ -8,7 +8,8 @@ module.exports = {
 	rootDir: '../..',
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test/e2e'],
-	testMatch: ['**/*.e2e.test.ts'],
+	// installedNodes.compat.test.ts runs on both lines (the compat suite's 1.x and here).
+	testMatch: ['**/*.e2e.test.ts', '**/installedNodes.compat.test.ts'],
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/test/jest/tsconfig.json' }],
 	},
