@@ -24,12 +24,12 @@ const OVERRIDES =
 		: { xlsx: '0.18.5', '@langchain/langgraph-checkpoint': '1.0.0' };
 /**
  * Peer dependencies that n8n's own nodes need and that `--legacy-peer-deps` leaves out (npm's
- * own peer resolution churned for over 14 minutes here). 2.x: Extract from File loads ts-ics,
- * whose peer date-fns@2 n8n does not install, so the node failed with `Cannot find module
- * 'date-fns'` (1 of n8n-nodes-base's 444 node files). The install fails when any node file of
- * n8n's does not load (nodesLoad.js), so a new gap shows at once.
+ * own peer resolution churned for over 14 minutes here). Extract from File loads ts-ics, whose
+ * peer date-fns@2 n8n does not install, so the node failed with `Cannot find module 'date-fns'`
+ * (2.41.1: 1 of n8n-nodes-base's 444 node files; 1.123.81: 1 of 439). The install fails when any
+ * node file of n8n's does not load (nodesLoad.js), so a new gap shows at once.
  */
-const PEERS = N8N_MAJOR >= 2 ? { 'date-fns': '2.30.0' } : {};
+const PEERS = { 'date-fns': '2.30.0' };
 /** 2: PEERS are installed and every node file is loaded before the marker is written. */
 const MARKER_FORMAT = 2;
 /**
@@ -129,4 +129,4 @@ function paths(cache = cacheDir()) {
 	};
 }
 
-module.exports = { NODE_RANGE, N8N_VERSION, N8N_MAJOR, OVERRIDES, PEERS, MARKER_FORMAT, wanted, FIRST_RUN, NODE_PACKAGES, NODE_PACKAGE_FALLBACK, nodePackageFor, nodeBinaryIn, versionFits, systemNodeFits, cacheDir, readJson, paths };
+module.exports = { NODE_RANGE, N8N_VERSION, OVERRIDES, PEERS, MARKER_FORMAT, wanted, FIRST_RUN, NODE_PACKAGES, NODE_PACKAGE_FALLBACK, nodePackageFor, nodeBinaryIn, versionFits, systemNodeFits, cacheDir, readJson, paths };
