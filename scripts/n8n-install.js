@@ -35,7 +35,7 @@ const fs = require('fs');
 const path = require('path');
 const { NODE_RANGE, N8N_VERSION, FIRST_RUN, NODE_PACKAGES, nodePackageFor, nodeBinaryIn, versionFits, systemNodeFits, cacheDir, readJson, paths, wanted } = require('./n8n-install/versions');
 const { log, duration, markerMatches, withLock } = require('./n8n-install/commands');
-const { installNode, installN8n } = require('./n8n-install/steps');
+const { installNode, installN8n, nodesLoad } = require('./n8n-install/steps');
 
 /** What to do when a first install stops half-way (the first-run message and every failure say it). */
 const AGAIN =
@@ -116,7 +116,7 @@ async function installOnce(p, options) {
 	return { ...paths(), installed: marker };
 }
 
-module.exports = { ensureInstalled, paths, cacheDir, nodePackageFor, nodeBinaryIn, versionFits, withLock, N8N_VERSION, NODE_PACKAGES };
+module.exports = { ensureInstalled, nodesLoad, paths, cacheDir, nodePackageFor, nodeBinaryIn, versionFits, withLock, N8N_VERSION, NODE_PACKAGES };
 
 if (require.main === module) {
 	ensureInstalled({ force: process.argv.includes('--force') }).then(

@@ -7,28 +7,12 @@
  *
  *   installed-nodes[n8n <version>]: n8n-nodes-base <loaded> of <listed>, ...
  */
-import { spawnSync } from 'child_process';
-import * as path from 'path';
-
-import { installPaths, N8N_VERSION, REPO_ROOT } from '../../tooling/n8n/install';
+import { installPaths, N8N_VERSION, nodesLoad } from '../../tooling/n8n/install';
 import { describeE2E } from './support/e2e';
-
-interface Loaded {
-	packages: Array<{ name: string; total: number; failed: Array<{ file: string; code?: string; message: string }> }>;
-}
 
 describeE2E(`the installed n8n ${N8N_VERSION}`, () => {
 	it("loads every node file of n8n's node packages", () => {
-		const install = installPaths();
-		const ran = spawnSync(install.nodeBin, [path.join(REPO_ROOT, 'scripts', 'n8n-install', 'nodesLoad.js')], {
-			cwd: install.n8nHost,
-			encoding: 'utf8',
-			env: { ...process.env, N8N_DIAGNOSTICS_ENABLED: 'false' },
-			timeout: 180000,
-			maxBuffer: 64 * 1024 * 1024,
-		});
-		expect(ran.status).toBe(0);
-		const loaded = JSON.parse(ran.stdout.trim().split('\n').pop() ?? '') as Loaded;
+		const loaded = nodesLoad(installPaths());
 		process.stdout.write(
 			`installed-nodes[n8n ${N8N_VERSION}]: ${loaded.packages.map((p) => `${p.name} ${p.total - p.failed.length} of ${p.total}`).join(', ')}\n`,
 		);

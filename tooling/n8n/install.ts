@@ -13,8 +13,14 @@ export interface InstallPaths {
 	n8nModules: string;
 }
 
+/** What loading every node file of n8n's node packages gave (scripts/n8n-install/nodesLoad.js). */
+export interface NodesLoaded {
+	packages: Array<{ name: string; total: number; failed: Array<{ file: string; code?: string; message: string }> }>;
+}
+
 interface InstallModule {
 	ensureInstalled(options?: { force?: boolean }): Promise<InstallPaths & { installed: Record<string, unknown> }>;
+	nodesLoad(p: InstallPaths): NodesLoaded;
 	paths(cache?: string): InstallPaths;
 	N8N_VERSION: string;
 }
@@ -26,6 +32,7 @@ const install = require(path.join(REPO_ROOT, 'scripts', 'n8n-install.js')) as In
 
 export const ensureInstalled = install.ensureInstalled;
 export const installPaths = install.paths;
+export const nodesLoad = install.nodesLoad;
 export const N8N_VERSION = install.N8N_VERSION;
 /** The major version of the n8n this run installs (the files can switch on it before n8n starts). */
 export const N8N_MAJOR = Number(N8N_VERSION.split('.')[0]);
