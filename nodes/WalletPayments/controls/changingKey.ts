@@ -1,7 +1,9 @@
 /**
  * An Idempotency Key built from the clock or from chance (issue #46, point 2) changes when the
  * run is retried on another day or run again, so the rows would be sent again: the run says so
- * above its output, before it sends (the key itself is the user's to change).
+ * above its output, before it sends (the key itself is the user's to change). The Reference too
+ * (issue #57): a service that refuses a reference it has seen refuses a repeat only when the
+ * reference is the same.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
@@ -11,13 +13,14 @@ const CHANGING =
 
 export function noteChangingKey(context: IExecuteFunctions, itemIndex: number): void {
 	const fields = [
-		['idempotencyKey', 'Idempotency Key'],
-		['period', 'Period'],
-		['rowId', 'Row ID'],
+		['duplicateProtection.idempotencyKey', 'Idempotency Key'],
+		['duplicateProtection.period', 'Period'],
+		['duplicateProtection.rowId', 'Row ID'],
+		['reference', 'Reference'],
 	] as const;
 	const changing = fields
 		.map(([name, label]) => {
-			const raw = context.getNodeParameter(`duplicateProtection.${name}`, itemIndex, '', {
+			const raw = context.getNodeParameter(name, itemIndex, '', {
 				rawExpressions: true,
 			});
 			return { label, found: typeof raw === 'string' ? CHANGING.exec(raw) : null };

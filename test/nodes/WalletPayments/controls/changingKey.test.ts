@@ -27,3 +27,23 @@ test('an Idempotency Key built from the clock or from chance: the run warns abov
 	expect(data.error).toBeUndefined();
 	expect(hintsOf(data.run)).toEqual([]);
 });
+
+test('a Reference built from the clock warns too (it is the key when given, issue #57); one from the data does not', async () => {
+	const collection = (reference: string) => ({
+		resource: 'collection',
+		operation: 'initialize',
+		country: 'NG',
+		currency: 'NGN',
+		customerEmail: '={{ $json.email }}',
+		amount: 250000,
+		reference,
+	});
+	const clock = await fixture.run(collection("=INV-{{ $now.toFormat('yyyy-MM') }}-{{ $json.id }}"), { items: [{ id: 'C-1', email: 'ann@example.com' }] });
+	expect(clock.error).toBeUndefined();
+	expect(hintsOf(clock.run).map((hint) => hint.message)).toEqual([
+		'The Reference uses $now, which changes from one run to the next: a Retry on another day, or the same rows run again, makes new keys and sends them again. Build the key from the data instead, e.g. {{ $json.invoiceId }}-{{ $json.period }}.',
+	]);
+	const data = await fixture.run(collection('=INV-{{ $json.period }}-{{ $json.id }}'), { items: [{ id: 'C-2', email: 'bob@example.com', period: '2026-12' }] });
+	expect(data.error).toBeUndefined();
+	expect(hintsOf(data.run)).toEqual([]);
+});
