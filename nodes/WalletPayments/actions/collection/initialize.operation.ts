@@ -74,12 +74,11 @@ const properties: INodeProperties[] = [
 					'Account name to request for the receiving account (sent as payload.accountName)',
 			},
 			{
-				displayName: 'Bank Name (Sent as Payload Type)',
+				displayName: 'Bank Name',
 				name: 'bankName',
 				type: 'string',
 				default: '',
-				description:
-					'Bank to issue the receiving account at. The service takes it as payload.type.',
+				description: 'Bank to issue the receiving account at (sent as payload.type)',
 			},
 			{
 				displayName: 'Description',
