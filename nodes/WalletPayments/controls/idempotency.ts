@@ -187,9 +187,10 @@ export const duplicateProtectionField: INodeProperties = {
 			name: 'resendKeys',
 			type: 'string',
 			default: '',
-			placeholder: 'e.g. payroll-2026-11-EMP-102',
+			placeholder: 'e.g. period:2026-11|row:EMP-103',
 			description:
-				"Idempotency keys (an output's idempotencyKey) to send again, separated by commas: only those rows are sent again, every other row stays protected. Use it for a row whose outcome was unknown, after checking (Transaction → Get) that it was not carried out.",
+				"Idempotency keys to send again, separated by commas, as the output's idempotencyKey column shows them (with Row ID and Period: period:2026-11|row:EMP-103): only those rows are sent again, every other row stays protected. Use it for a row that failed at the service, or whose outcome was unknown after checking (Transaction → Get) that it was not carried out.",
+			hint: 'Empty it once the resend has run: while a key is listed here, every run sends that row again',
 		},
 		{
 			displayName: 'Row ID',

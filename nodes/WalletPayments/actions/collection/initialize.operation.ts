@@ -74,11 +74,12 @@ const properties: INodeProperties[] = [
 					'Account name to request for the receiving account (sent as payload.accountName)',
 			},
 			{
-				displayName: 'Bank Name',
+				displayName: 'Bank Name (Sent as Payload Type)',
 				name: 'bankName',
 				type: 'string',
 				default: '',
-				description: 'Bank to issue the receiving account at (sent as payload.type)',
+				description:
+					'Bank to issue the receiving account at. The service takes it as payload.type.',
 			},
 			{
 				displayName: 'Description',
