@@ -35,7 +35,7 @@ export function guardedOutput(
 							withInputFields(context, itemIndex, result.value as IDataObject),
 						),
 					}
-				: result,
+				: { ok: false, errorItem: errorWithRow(context, itemIndex, result, prepared) },
 		);
 	}
 	const out = inItemOrder(context, indexes, outputs);
@@ -55,6 +55,22 @@ export function guardedOutput(
 		};
 	});
 	return [...out, { json: runSummary(rows), pairedItem: indexes.map((item) => ({ item })) }];
+}
+
+/**
+ * An item's error (Continue On Fail) as a reconciliation file needs it (issue #56): the row's own
+ * fields with Include Input Fields, and the key to resend it with once it was worked out.
+ */
+function errorWithRow(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	result: { ok: false; errorItem: INodeExecutionData },
+	prepared: Map<number, ItemResult<PreparedItem>>,
+): INodeExecutionData {
+	const preparedResult = prepared.get(itemIndex);
+	const key = preparedResult?.ok ? { idempotencyKey: preparedResult.value.key } : {};
+	const json = withInputFields(context, itemIndex, { ...key, ...result.errorItem.json });
+	return { ...result.errorItem, json };
 }
 
 /** Include Input Fields (descriptions/fields.ts): the input row's fields first, the node's over them. */

@@ -247,6 +247,32 @@ describe('Include Input Fields (Initiate and Initiate (Legacy))', () => {
 	});
 });
 
+test('with Continue On Fail, an error item carries its row’s fields and, once it was made, the key to resend it with (issue #56: a reconciliation file with every row)', async () => {
+	const beneficiary = await createBeneficiary(fixture);
+	const unknown = 'b6d8a0c2-1111-4222-8333-944455556666';
+	const items = [
+		{ employeeId: 'EMP-1', name: 'Ann', cents: 1050, payee: beneficiary.id },
+		{ employeeId: 'EMP-2', name: 'Ben', cents: 'twenty', payee: beneficiary.id },
+		{ employeeId: 'EMP-3', name: 'Cy', cents: 3000, payee: unknown },
+	];
+	const parameters = {
+		...initiate({ amount: '={{ $json.cents }}', beneficiaryMode: 'id', beneficiaryId: idLocator('={{ $json.payee }}') }),
+		includeInputFields: true,
+		duplicateProtection: { rowId: '={{ $json.employeeId }}', period: '2026-11' },
+	};
+	const result = await fixture.run(parameters, { items, continueOnFail: true });
+	expect(result.error).toBeUndefined();
+	expect(result.items.map((item) => [item.json.employeeId, item.json.name, item.json.error === undefined, item.json.idempotencyKey])).toEqual([
+		['EMP-1', 'Ann', true, undefined],
+		// Refused before anything was made of it: no key yet.
+		['EMP-2', 'Ben', false, undefined],
+		// Refused by the service: the key is there to resend it with once the row is fixed.
+		['EMP-3', 'Cy', false, 'period:2026-11|row:EMP-3'],
+	]);
+	expect(result.items[1].json.error).toMatch(/Amount/);
+	expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+});
+
 describe('Amount Unit (Initiate and Initiate (Legacy))', () => {
 	const BENEFICIARY_ID = 'b6d8a0c2-1111-4222-8333-944455556666';
 	const byId = { beneficiaryMode: 'id', beneficiaryId: idLocator(BENEFICIARY_ID) };
