@@ -120,6 +120,17 @@ function hostPackage() {
 }
 
 /**
+ * What the npm step does with the host folder as an earlier run left it: `kept` (that run
+ * finished it), `finish` (that run began this same install and stopped) or `fresh`.
+ */
+function npmStep(p) {
+	const spec = JSON.stringify(hostPackage());
+	if (JSON.stringify(readJson(path.join(p.n8nHost, 'package.json'))) !== spec) return 'fresh';
+	const done = JSON.stringify(readJson(path.join(p.n8nHost, '.npm-install-done.json'))) === spec;
+	return done && fs.existsSync(p.n8nBin) ? 'kept' : 'finish';
+}
+
+/**
  * `npm install` of n8n into the host folder, unless an earlier run finished it (its record says
  * so). A run that began the same install and stopped (killed, or a later step failed) is redone
  * from npm's own cache, which keeps every package that run downloaded (--prefer-offline): only
@@ -130,11 +141,12 @@ async function npmInstallN8n(p) {
 	const spec = hostPackage();
 	const record = path.join(p.n8nHost, '.npm-install-done.json');
 	const hostFile = path.join(p.n8nHost, 'package.json');
-	const began = JSON.stringify(readJson(hostFile)) === JSON.stringify(spec);
-	if (began && JSON.stringify(readJson(record)) === JSON.stringify(spec) && fs.existsSync(p.n8nBin)) {
+	const step = npmStep(p);
+	if (step === 'kept') {
 		log(`n8n: npm install finished in an earlier run: kept (${p.n8nHost})`);
 		return;
 	}
+	const began = step === 'finish';
 	setStep(p, `downloading and writing n8n ${N8N_VERSION} (about ${FIRST_RUN.n8nDownloadMB} MB to download, ${FIRST_RUN.n8nDiskGB} GB on disk)`);
 	log(
 		`n8n: installing n8n@${N8N_VERSION} into ${p.n8nHost}: about ${FIRST_RUN.n8nDownloadMB} MB to download, ` +
@@ -225,4 +237,4 @@ async function installN8n(p) {
 	return reported;
 }
 
-module.exports = { installNode, installN8n, nodesLoad };
+module.exports = { installNode, installN8n, nodesLoad, npmStep, hostPackage };

@@ -3,6 +3,8 @@
  * machine's own Node when it is Node 24, else the npm package with Node 24 for this platform.
  */
 import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -62,5 +64,40 @@ describe('n8n-install: the n8n version a jest config asks for', () => {
 		expect(ran.stderr).toBe('');
 		expect(ran.stdout).toBe(DEFAULT_N8N_VERSION);
 		expect(DEFAULT_N8N_VERSION.startsWith('1.')).toBe(true);
+	});
+});
+
+describe('n8n-install: an install an earlier run did not finish is finished, not restarted (issue #53)', () => {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const steps = require('../../scripts/n8n-install/steps.js') as {
+		npmStep(p: { n8nHost: string; n8nBin: string }): 'kept' | 'finish' | 'fresh';
+		hostPackage(): object;
+	};
+
+	function host(files: { packageJson?: object; done?: object; bin?: boolean }) {
+		const n8nHost = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-install-test-'));
+		const n8nBin = path.join(n8nHost, 'node_modules', 'n8n', 'bin', 'n8n');
+		if (files.packageJson) fs.writeFileSync(path.join(n8nHost, 'package.json'), JSON.stringify(files.packageJson));
+		if (files.done) fs.writeFileSync(path.join(n8nHost, '.npm-install-done.json'), JSON.stringify(files.done));
+		if (files.bin) {
+			fs.mkdirSync(path.dirname(n8nBin), { recursive: true });
+			fs.writeFileSync(n8nBin, '');
+		}
+		return { n8nHost, n8nBin };
+	}
+
+	it('nothing there, or another install (other versions, other peers): fresh', () => {
+		expect(steps.npmStep(host({}))).toBe('fresh');
+		expect(steps.npmStep(host({ packageJson: { ...steps.hostPackage(), dependencies: { n8n: '2.40.0' } }, bin: true }))).toBe('fresh');
+	});
+
+	it('the same install begun and stopped (killed during npm, or npm done but not recorded): finish it from npm’s cache', () => {
+		expect(steps.npmStep(host({ packageJson: steps.hostPackage() }))).toBe('finish');
+		expect(steps.npmStep(host({ packageJson: steps.hostPackage(), bin: true }))).toBe('finish');
+	});
+
+	it('npm install recorded as done and n8n there (a later step stopped): kept', () => {
+		expect(steps.npmStep(host({ packageJson: steps.hostPackage(), done: steps.hostPackage(), bin: true }))).toBe('kept');
+		expect(steps.npmStep(host({ packageJson: steps.hostPackage(), done: steps.hostPackage() }))).toBe('finish');
 	});
 });
