@@ -76,17 +76,19 @@ async function installOnce(p, options) {
 		fs.rmSync(p.nodePrefix, { recursive: true, force: true });
 		fs.rmSync(p.n8nHost, { recursive: true, force: true });
 	} else if (now) log('found an install for other versions or an older format: redoing it');
-	else if (fs.existsSync(p.nodePrefix) || fs.existsSync(p.n8nHost)) {
-		log('found an install an earlier run did not finish: finishing it (what that run finished is kept, what it downloaded comes from npm\'s cache)');
+	const unfinished = !options.force && !now && (fs.existsSync(p.nodePrefix) || fs.existsSync(p.n8nHost));
+	if (unfinished) {
+		log(`found an install an earlier run did not finish in ${p.cache}: finishing it (what that run finished is kept, what it downloaded comes from npm's cache). ${AGAIN}`);
+	} else {
+		const nodeNote = systemNodeFits()
+			? `this machine's Node ${process.version}`
+			: `Node ${NODE_RANGE} (about ${FIRST_RUN.nodeDownloadMB} MB to download)`;
+		log(
+			`First run: installing n8n ${N8N_VERSION} (about ${FIRST_RUN.n8nDownloadMB} MB to download) with ${nodeNote} ` +
+				`into ${p.cache}: about ${FIRST_RUN.diskGB} GB on disk, ${FIRST_RUN.minutes} minutes on a 2-core machine ` +
+				`(${FIRST_RUN.measured}). Later runs reuse it. ${AGAIN}`,
+		);
 	}
-	const nodeNote = systemNodeFits()
-		? `this machine's Node ${process.version}`
-		: `Node ${NODE_RANGE} (about ${FIRST_RUN.nodeDownloadMB} MB to download)`;
-	log(
-		`First run: installing n8n ${N8N_VERSION} (about ${FIRST_RUN.n8nDownloadMB} MB to download) with ${nodeNote} ` +
-			`into ${p.cache}: about ${FIRST_RUN.diskGB} GB on disk, ${FIRST_RUN.minutes} minutes on a 2-core machine ` +
-			`(${FIRST_RUN.measured}). Later runs reuse it. ${AGAIN}`,
-	);
 	fs.rmSync(p.marker, { force: true });
 	const t0 = Date.now();
 	const node = await installNode(p);
