@@ -79,6 +79,21 @@ describe('a copy during the takeover wait', () => {
 	});
 });
 
+test('an owner whose claim held only after the fresh window: it wins takeover generation 1 before its pass call', async () => {
+	// Each of A's calls takes most of a claim wait, and its first four claim rounds are written over:
+	// its claim holds long after its first write.
+	store.latency = (call) => (call.process === 'A' && call.kind === 'record' ? 0.9 * WAIT : 0);
+	store.writeOver((call) => call.process === 'A' && call.values.includes(`${E}#claimed`), { times: 4 });
+	const a = runOf(processA, 'A');
+	expect(await settled(a.passed)).toBe(true);
+	const calls = store.records('A');
+	const takeover = calls.findIndex((values) => values.includes(`${E}#takeover:1`));
+	const pass = calls.findIndex((values) => values.includes(E));
+	expect(takeover).toBeGreaterThan(-1);
+	expect(takeover).toBeLessThan(pass);
+	expect(store.row()).toEqual([E]);
+});
+
 test('first record written, then the process killed: a later copy passes it once after the takeover wait, and a Retry does not again', async () => {
 	const processB = await aProcess();
 	const killed = store.hold(afterFirst('A')); // never lands: A's next call never writes
