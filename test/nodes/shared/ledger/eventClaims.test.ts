@@ -17,9 +17,19 @@ freshEachTest((fresh, inProcess) => {
 });
 
 /** One run of the trigger's step: when it was answered, and whether it passed the event on. */
-function runOf(ledger: Ledger, process: string, options: { mode?: string; queueMode?: boolean } = {}) {
+function runOf(ledger: Ledger, process: string, options: { mode?: string; queueMode?: boolean; lostAnswer?: (values: string[]) => boolean } = {}) {
 	const run = { answeredAt: undefined as number | undefined, startedAt: Date.now() };
 	const context = store.context({ process, queueMode: options.queueMode ?? true, claimWaitMs: WAIT, mode: options.mode, executionId: `${process}-${run.startedAt}` });
+	if (options.lostAnswer) {
+		// The call is made (the row written), then its answer is lost (a connection dropped after the commit).
+		const { lostAnswer } = options;
+		const record = context.helpers.checkProcessedAndRecord.bind(context.helpers);
+		context.helpers.checkProcessedAndRecord = (async (...args: Parameters<typeof record>) => {
+			const answer = await record(...args);
+			if (lostAnswer(args[0].map(String))) throw new Error('Connection terminated unexpectedly');
+			return answer;
+		}) as typeof record;
+	}
 	const passed = ledger.recordEvents(context, [E], 1000, () => (run.answeredAt = Date.now())).then((others) => !others.has(E));
 	return { ...run, passed, run };
 }
@@ -176,5 +186,16 @@ describe('One Process Only: the same values, no waits', () => {
 		const retry = runOf(processA, 'R', { queueMode: false, mode: 'retry' });
 		expect(await settled(retry.passed)).toBe(true);
 		expect(await settled(runOf(processA, 'R', { queueMode: false }).passed)).toBe(false);
+	});
+});
+
+describe.each([true, false])('a pass call written, then its answer lost (queue mode %s)', (queueMode) => {
+	test('tried again, it finds the event with its own mark: the event is passed on, once', async () => {
+		let lost = 0;
+		const a = runOf(processA, 'A', { queueMode, lostAnswer: (values) => values.includes(E) && lost++ === 0 });
+		expect(await settled(a.passed)).toBe(true);
+		expect(lost).toBe(2);
+		expect(store.records('A').filter((values) => values.includes(E))).toHaveLength(2);
+		expect(store.row()).toEqual([E]);
 	});
 });
