@@ -64,3 +64,35 @@ export async function mergedWrite(
 		});
 	});
 }
+
+/** Per row: the removals waiting for their turn, not yet started. */
+const removing = new Map<string, Array<Omit<Waiter, 'resolve'> & { resolve: () => void }>>();
+
+/**
+ * Removes `values` from the row `row`, in this process's order, in one call with the other
+ * removals of that row still waiting there (a burst of trigger events ends in a few calls).
+ */
+export async function mergedRemove(
+	row: string,
+	values: string[],
+	remove: (values: string[]) => Promise<unknown>,
+): Promise<void> {
+	await new Promise<void>((resolve, reject) => {
+		const waiters = removing.get(row);
+		if (waiters !== undefined) {
+			waiters.push({ values, resolve, reject });
+			return;
+		}
+		const batch = [{ values, resolve, reject }];
+		removing.set(row, batch);
+		void oneAtATime(async () => {
+			removing.delete(row);
+			try {
+				await remove([...new Set(batch.flatMap((waiter) => waiter.values))]);
+				for (const waiter of batch) waiter.resolve();
+			} catch (error) {
+				for (const waiter of batch) waiter.reject(error);
+			}
+		});
+	});
+}
