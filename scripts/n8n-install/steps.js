@@ -125,9 +125,15 @@ function hostPackage() {
  */
 function npmStep(p) {
 	const spec = JSON.stringify(hostPackage());
-	if (JSON.stringify(readJson(path.join(p.n8nHost, 'package.json'))) !== spec) return 'fresh';
-	const done = JSON.stringify(readJson(path.join(p.n8nHost, '.npm-install-done.json'))) === spec;
+	const files = hostFiles(p);
+	if (JSON.stringify(readJson(files.packageJson)) !== spec) return 'fresh';
+	const done = JSON.stringify(readJson(files.record)) === spec;
 	return done && fs.existsSync(p.n8nBin) ? 'kept' : 'finish';
+}
+
+/** The host's package.json, and the record that its npm install finished (the same content). */
+function hostFiles(p) {
+	return { packageJson: path.join(p.n8nHost, 'package.json'), record: path.join(p.n8nHost, '.npm-install-done.json') };
 }
 
 /**
@@ -139,8 +145,7 @@ function npmStep(p) {
  */
 async function npmInstallN8n(p) {
 	const spec = hostPackage();
-	const record = path.join(p.n8nHost, '.npm-install-done.json');
-	const hostFile = path.join(p.n8nHost, 'package.json');
+	const files = hostFiles(p);
 	const step = npmStep(p);
 	if (step === 'kept') {
 		log(`n8n: npm install finished in an earlier run: kept (${p.n8nHost})`);
@@ -155,7 +160,7 @@ async function npmInstallN8n(p) {
 	if (began) log('n8n: an earlier run began this install and stopped: what it downloaded comes from npm\'s cache, only the rest is downloaded');
 	fs.rmSync(p.n8nHost, { recursive: true, force: true });
 	fs.mkdirSync(p.n8nHost, { recursive: true });
-	fs.writeFileSync(hostFile, JSON.stringify(spec, null, 2) + '\n');
+	fs.writeFileSync(files.packageJson, JSON.stringify(spec, null, 2) + '\n');
 	const args = ['install', '--no-audit', '--no-fund', '--legacy-peer-deps', '--ignore-scripts', ...(began ? ['--prefer-offline'] : [])];
 	await runNpm(p.nodeBin, args, {
 		cwd: p.n8nHost,
@@ -172,7 +177,7 @@ async function npmInstallN8n(p) {
 		},
 	});
 	if (!fs.existsSync(p.n8nBin)) fail(`n8n binary missing after install: ${p.n8nBin}`);
-	fs.writeFileSync(record, JSON.stringify(spec, null, 2) + '\n');
+	fs.writeFileSync(files.record, JSON.stringify(spec, null, 2) + '\n');
 }
 
 /** sqlite3's native module for Node 24 (npm installed it without building it), unless it loads already. */
