@@ -8,6 +8,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
+import { CHECKS } from './claim';
 import { patiently } from './pool';
 import { claimedMarker, claimToken, eventTakeoverMarker, passMarker } from './states';
 import type { Store } from './store';
@@ -16,10 +17,15 @@ import { FRESH_CLAIM_WAITS } from './takeover';
 /** How long after its claim held a run may still pass its event as it is: later it must win a takeover generation first. */
 export const freshMs = (waitMs: number) => FRESH_CLAIM_WAITS * waitMs;
 /**
- * How long a run that found `E#claimed` waits before it claims a takeover generation: a live
- * holder's pass call starts within freshMs of its claim and lasts under two claim waits.
+ * How long after its claim held a run's `E` must have held (passHeld): its pass call starts within
+ * freshMs, and with its checks lasts under five claim waits; one loss written again costs two more.
  */
-export const triggerTakeoverWaitMs = (waitMs: number) => freshMs(waitMs) + 2 * waitMs;
+const passWindowMs = (waitMs: number) => freshMs(waitMs) + 7 * waitMs;
+/**
+ * How long a run that found `E#claimed` waits before it claims a takeover generation: past a live
+ * holder's pass window, by one claim wait.
+ */
+export const triggerTakeoverWaitMs = (waitMs: number) => passWindowMs(waitMs) + waitMs;
 
 /** A claim this run holds (of `E#claimed` or a takeover generation) since `since`; `next` is the generation to win once stale. */
 interface Right {
@@ -134,18 +140,37 @@ async function passClaimed(run: Run, key: string, held: Right | undefined): Prom
 	let next = 1;
 	for (;;) {
 		right ??= await asCopy(run, key, next);
-		const stale = () => Date.now() - right!.since >= freshMs(run.waitMs);
-		if (!stale()) {
-			// A retry of a pass call whose first try wrote finds its own mark: still passed.
-			const found = await patiently(async () =>
-				stale() ? undefined : (await run.store.write([key, mark])).found,
-			);
-			if (found !== undefined) return !found.has(key) || found.has(mark);
+		if (Date.now() - right.since < freshMs(run.waitMs)) {
+			const passed = await passHeld(run, key, mark, right.since + passWindowMs(run.waitMs));
+			if (passed !== undefined) return passed;
 		}
 		// Too late to pass as it is: a copy may be taking over. Win the next generation first.
 		const taken = await takeOver(run, key, right.next);
 		next = right.next + 1;
 		right = taken;
+	}
+}
+
+/**
+ * The pass call, then its checks: `E` with this run's mark written, and found again at two checks
+ * a claim wait apart (written again when a check finds it gone, as another process's write-back
+ * of the row drops it). Only then has `E` held: a later copy finds it. True: passed by this run;
+ * false: another run's `E`; undefined: not held by `until` (a copy may be taking over).
+ */
+async function passHeld(run: Run, key: string, mark: string, until: number) {
+	let checks = 0;
+	for (let call = 0; ; call++) {
+		// A retry of a pass call whose first try wrote finds its own mark: still this run's.
+		const written = await patiently(async () =>
+			Date.now() >= until ? undefined : await run.store.write([key, mark]),
+		);
+		if (written === undefined || Date.now() >= until) return undefined;
+		if (written.found.has(key) && !written.found.has(mark)) return false;
+		// Checks count a claim wait after a write; a call as long as the wait may have written over the row.
+		const found = call > 0 && written.found.has(key) && written.ms < run.waitMs;
+		checks = found ? checks + 1 : 0;
+		if (checks >= CHECKS) return true;
+		await sleep(run.waitMs);
 	}
 }
 

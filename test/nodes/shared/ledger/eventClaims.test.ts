@@ -40,9 +40,9 @@ const afterFirst = (process: string) => {
 	return (call: StoreCall) => call.process === process && call.kind === 'record' && ++seen > 1;
 };
 
-const T = 12 * WAIT;
+const T = 18 * WAIT;
 
-test('the takeover wait is the fresh window plus two claim waits', async () => {
+test('the takeover wait is the fresh window, the pass window\'s seven claim waits and one more', async () => {
 	expect([processA.freshMs(WAIT), processA.triggerTakeoverWaitMs(WAIT)]).toEqual([10 * WAIT, T]);
 });
 
@@ -128,6 +128,30 @@ test('first record written, then the process killed: a Retry of its execution pa
 	expect(await isPending(a.passed)).toBe(true);
 });
 
+describe('the pass record written over by another process’s write-back of the row', () => {
+	test('the check finds it gone and writes it again: a copy after the run passes nothing', async () => {
+		const passCall = (call: StoreCall) => call.process === 'A' && call.values.includes(E);
+		store.writeOver(passCall);
+		const a = runOf(processA, 'A');
+		expect(await settled(a.passed)).toBe(true);
+		expect(store.records('A').filter((values) => values.includes(E)).length).toBeGreaterThanOrEqual(4);
+		expect(store.row()).toEqual([E]);
+		const b = runOf(await aProcess(), 'B');
+		expect(await settled(b.passed)).toBe(false);
+	});
+
+	test('lost at every check until the pass window ends: the run takes over a generation, and still exactly one run passes', async () => {
+		const processB = await aProcess();
+		store.writeOver((call) => call.process === 'A' && call.values.includes(E), { times: 6 });
+		const a = runOf(processA, 'A');
+		await jest.advanceTimersByTimeAsync(2 * WAIT);
+		const b = runOf(processB, 'B');
+		const passed = await settled(Promise.all([a.passed, b.passed]));
+		expect(passed.filter(Boolean)).toHaveLength(1);
+		expect(store.row()).toEqual([E]);
+	});
+});
+
 describe('a store error between the first record and the last check (a database restart)', () => {
 	test('the store keeps failing past the patience: the run fails naming the event; a later copy passes it once', async () => {
 		store.fail(afterFirst('A'), new Error('Connection terminated unexpectedly'), 1_000_000);
@@ -194,8 +218,10 @@ describe.each([true, false])('a pass call written, then its answer lost (queue m
 		let lost = 0;
 		const a = runOf(processA, 'A', { queueMode, lostAnswer: (values) => values.includes(E) && lost++ === 0 });
 		expect(await settled(a.passed)).toBe(true);
-		expect(lost).toBe(2);
-		expect(store.records('A').filter((values) => values.includes(E))).toHaveLength(2);
+		// The lost call, its retry, then (queue mode) two checks a claim wait apart.
+		const calls = queueMode ? 4 : 2;
+		expect(lost).toBe(calls);
+		expect(store.records('A').filter((values) => values.includes(E))).toHaveLength(calls);
 		expect(store.row()).toEqual([E]);
 	});
 });
