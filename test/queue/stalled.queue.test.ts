@@ -9,8 +9,8 @@
  * (`npm run test:queue:1x`; `npm test` runs it beside the end-to-end suite, test/run-all.js).
  *
  * The worker is killed as the 30th of 100 payouts reaches the service (100 ms per answer) and
- * does not come back; the other worker runs the job again. The re-run finds its execution named
- * in the node's records (states.ts `n8n-exec:`) and does what a Retry does: the rows the dead run
+ * does not come back; the other worker runs the job again. The re-run does what every run does
+ * with rows an earlier run left (ledger.ts, takeover.ts), as a Retry does: the rows the dead run
  * sent come out already submitted (`accepted` where the service's answer was recorded, `unknown`
  * where it was in flight), and the rows it reserved and never sent are sent, after the takeover
  * wait (44 claim waits: the run it repeats might still be alive). Then the README's recovery

@@ -25,6 +25,8 @@ export interface NodeRun {
 	error?: { message: string; description?: string; httpCode?: string; [key: string]: unknown };
 	data?: { main: Array<Array<{ json: Record<string, unknown>; pairedItem?: unknown }> | null> };
 	source?: unknown;
+	/** The notices above the node's output (n8n's execution hints). */
+	hints?: Array<{ message: string; type?: string }>;
 }
 
 export interface ExecutionResult {

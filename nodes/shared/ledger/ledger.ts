@@ -9,16 +9,10 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { ClaimNotHeld, openBook } from './book';
 import { dayFinder, type SentDay } from './days';
-import {
-	acceptedMarker,
-	claimedMarker,
-	claimToken,
-	executionMarkOf,
-	sendingMarker,
-	type Verdict,
-} from './states';
+import { acceptedMarker, claimedMarker, claimToken, sendingMarker, type Verdict } from './states';
 import { noteSlowCall } from './slowCalls';
-import { FRESH_CLAIM_WAITS, keepFromTakeover, takeOver } from './takeover';
+import { noteEarlierRun } from './earlierRun';
+import { FRESH_CLAIM_WAITS, keepFromTakeover, takeOver, takeoverWaitMs } from './takeover';
 
 export interface Ledger {
 	/**
@@ -64,8 +58,8 @@ export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
 	const { store, kept, toRemove, claimWait, recordWith, release, removeNow } = book;
 	/** Queue mode: keys reserved for this run to send, not yet marked sending, with when their claim held. */
 	const sendingDue = new Map<string, number>();
-	let executionNamed = false;
-	let repeatsExecution = false;
+	/** Queue mode: rows an earlier run claimed and never sent (sent here), or was sending (unknown). */
+	const earlier = { takenOver: 0, inFlight: 0 };
 	const findDays = dayFinder(store);
 	/** Keys this run found accepted before: when they were sent. */
 	const sentDays = new Map<string, SentDay>();
@@ -81,20 +75,15 @@ export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
 		const verdicts = await store.atomically(async () => {
 			await removeNow();
 			const start = Date.now();
-			// Queue mode: the run's first call names its execution, so that n8n running the same
-			// execution again (1.x, a stalled job) knows it repeats a run that may have died.
-			const named = claiming && !executionNamed ? executionMarkOf(context) : undefined;
 			const found = await recordWith(
-				claiming ? [...keys, ...keys.map(claimedMarker), ...(named ? [named] : [])] : keys,
+				claiming ? [...keys, ...keys.map(claimedMarker)] : keys,
 				token,
 			);
 			callMs = Date.now() - start;
-			if (named) {
-				executionNamed = true;
-				repeatsExecution = found.has(named);
-			}
-			// Only a Retry, or the same execution run again, takes over keys claimed and never sent.
-			const retry = claiming && (context.getMode() === 'retry' || repeatsExecution);
+			// Every run takes over keys claimed and never sent (a dead worker's; a live run marks its
+			// keys sending within the takeover wait): a Retry, n8n 1.x re-running a stalled job, and a
+			// new run where n8n offers no Retry (docs/ledger.md, "Takeover").
+			const retry = claiming;
 			const verdicts = new Map<string, Verdict>(
 				keys.map((key) => [key, found.has(key) ? 'unknown' : 'new']),
 			);
@@ -141,6 +130,10 @@ export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
 		written?.();
 		if (!claiming || wait === undefined) return verdicts;
 		const taken = unsent.length > 0 ? await takeOver(book, unsent, verdicts, wait) : [];
+		earlier.takenOver += taken.length;
+		earlier.inFlight += keys.filter(
+			(key) => verdicts.get(key) === 'unknown' && !resend.has(key),
+		).length;
 		const fresh = keys.filter((key) => verdicts.get(key) === 'new' && !taken.includes(key));
 		let ours: string[] = [];
 		if (fresh.length > 0) {
@@ -190,6 +183,7 @@ export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
 				if (wait !== undefined) await store.verify();
 			} finally {
 				noteSlowCall(context, store.slowestCall(), wait);
+				if (wait !== undefined) noteEarlierRun(context, earlier, takeoverWaitMs(wait));
 			}
 		},
 	};

@@ -26,15 +26,6 @@ export const recordsOf = (key: string) => [
 /** The mark of a run, made from what started it (controls/idempotency.ts runOrigin). */
 export const runMark = (origin: string) => `n8n-run:${origin}`;
 
-/**
- * The execution that runs the node, if n8n names one. Found again, the execution is being run
- * again: n8n 1.x re-runs a stalled queue job (its worker died) under the same ID.
- */
-export const executionMarkOf = (context: { getExecutionId?: () => string | undefined }) => {
-	const id = context.getExecutionId?.();
-	return id ? `n8n-exec:${id}` : undefined;
-};
-
 /** A value unique to one claim attempt (claim.ts). */
 export const claimToken = () => `n8n-claim:${randomUUID()}`;
 

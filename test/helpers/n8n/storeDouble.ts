@@ -52,7 +52,7 @@ export interface ContextOptions {
 	claimWaitMs?: number;
 	/** context.getMode(): 'retry' for a Retry of a failed execution. */
 	mode?: string;
-	/** context.getExecutionId(); none by default (no `n8n-exec:` value, as before it existed). */
+	/** context.getExecutionId(); none by default. */
 	executionId?: string;
 }
 

@@ -212,7 +212,7 @@ describe('queue mode (the credential says several n8n processes share the store)
 		expect(store.row().filter((value) => !isToken(value))).toEqual([MARK, 'k1', 'k1#claimed', 'k1#sending']);
 	});
 
-	test('accepted: a later run gets accepted from the first call and the marker check, and marks nothing sending', async () => {
+	test('accepted: a later run gets accepted from the first call and the marker check (which asks for the sending marker too), and marks nothing sending', async () => {
 		const ledger = queueMode();
 		await reserve(ledger, ['k1']);
 		ledger.accepted('k1');
@@ -222,7 +222,7 @@ describe('queue mode (the credential says several n8n processes share the store)
 		await expect(reserve(queueMode(LATER), ['k1'])).resolves.toEqual({ k1: 'accepted' });
 		expect(callsSince(before).slice(0, 2)).toEqual([
 			['record', LATER, 'k1', 'k1#claimed', 'TOKEN'],
-			['record', 'k1#accepted'],
+			['record', 'k1#accepted', 'k1#sending'],
 		]);
 		expect(inShort(callsSince(before).slice(2))).toEqual(dayLookup('k1'));
 	});

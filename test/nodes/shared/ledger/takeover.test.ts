@@ -1,8 +1,8 @@
 /**
  * The takeover (nodes/shared/ledger/takeover.ts, queue mode): a Retry finds keys claimed and never
  * sent (`#claimed`, neither `#sending` nor `#accepted`); after takeoverWaitMs it claims `#takeover`
- * and sends them; so does the same execution run again. Keys sending or accepted, or met by
- * another run that is not a Retry, are not taken over.
+ * and sends them; so does any other run (a new run, where n8n offers no Retry). Keys sending or
+ * accepted are not taken over.
  */
 import { FRESH_CLAIM_WAITS, takeoverWaitMs } from '../../../../nodes/shared/ledger/takeover';
 import { aProcess, freshEachTest, isToken, type Ledger, settled, StoreDouble } from '../../../helpers/n8n/storeDouble';
@@ -70,47 +70,45 @@ test('claimed and accepted: accepted at once, not taken over', async () => {
 	expect(tookOver()).toBe(false);
 });
 
-test.each(['trigger', 'manual', 'webhook', 'internal'])('claimed, never sent, met by a %s run (not a Retry): unknown, no takeover', async (mode) => {
+test.each(['trigger', 'manual', 'webhook', 'internal'])('claimed, never sent, met by a %s run (a new run, where n8n offers no Retry): taken over and sent after the takeover wait', async (mode) => {
 	store.seed(['k1', 'k1#claimed']);
 	const { verdicts, ms } = await reserve(mode);
-	expect(verdicts).toEqual({ k1: 'unknown' });
-	expect(ms).toBeLessThan(WAIT);
-	expect(tookOver()).toBe(false);
-	expect(store.row()).not.toContain('k1#sending');
+	expect(verdicts).toEqual({ k1: 'new' });
+	expect(ms).toBeGreaterThanOrEqual(TAKEOVER);
+	expect(tookOver()).toBe(true);
+	expect(store.row()).toEqual(expect.arrayContaining(['k1#takeover', 'k1#sending']));
 });
 
-describe('the same execution run again (n8n 1.x re-runs a stalled queue job under its ID)', () => {
+describe('a new run of the rows a dead run left (another execution, any mode)', () => {
 	const run = async (executionId: string, mode = 'webhook') => {
 		const start = Date.now();
-		const ledger = ledgers.openLedger(store.context({ queueMode: true, claimWaitMs: WAIT, mode, executionId }), RETRY);
+		const context = store.context({ queueMode: true, claimWaitMs: WAIT, mode, executionId });
+		const hints: Array<{ message: string }> = [];
+		Object.assign(context, { addExecutionHints: (...added: Array<{ message: string }>) => hints.push(...added) });
+		const ledger = ledgers.openLedger(context, RETRY);
 		const verdicts = await settled(ledger.reserve(['k1', 'k2'], none));
-		return { verdicts: Object.fromEntries(verdicts), ms: Date.now() - start };
+		await settled(ledger.verify());
+		return { verdicts: Object.fromEntries(verdicts), ms: Date.now() - start, hints };
 	};
 
-	test('its first claim names the execution; run again, it takes over the keys claimed and never sent, as a Retry does', async () => {
+	test('the row it was sending is unknown, the row it claimed ahead and never sent is sent, and the run says both', async () => {
 		// The first run: k1 sent (sending), k2 claimed ahead and never sent; then its worker died.
-		store.seed([RETRY, 'n8n-exec:41', 'k1', 'k1#claimed', 'k1#sending', 'k2', 'k2#claimed']);
-		const { verdicts, ms } = await run('41');
+		store.seed([RETRY, 'k1', 'k1#claimed', 'k1#sending', 'k2', 'k2#claimed']);
+		const { verdicts, ms, hints } = await run('42');
 		expect(verdicts).toEqual({ k1: 'unknown', k2: 'new' });
 		expect(ms).toBeGreaterThanOrEqual(TAKEOVER);
 		expect(store.row()).toEqual(expect.arrayContaining(['k2#takeover', 'k2#sending']));
 		expect(store.row()).not.toContain('k1#takeover');
+		expect(hints.map((hint) => hint.message)).toEqual([
+			`1 row had been reserved by an earlier run that never sent them (its worker may have died): this run sent them, after waiting ${TAKEOVER / 1000} s in case that run was still alive.`,
+			expect.stringContaining('1 row came out "already submitted" with outcome "unknown"'),
+		]);
 	});
 
-	test('another execution (a new delivery of the same rows): unknown at once, no takeover', async () => {
-		store.seed([RETRY, 'n8n-exec:41', 'k1', 'k1#claimed', 'k1#sending', 'k2', 'k2#claimed']);
-		const { verdicts, ms } = await run('42');
-		expect(verdicts).toEqual({ k1: 'unknown', k2: 'unknown' });
-		expect(ms).toBeLessThan(WAIT);
-		expect(store.row()).not.toContain('k2#takeover');
-	});
-
-	test('a first run writes its execution into the row with its keys, once', async () => {
-		const ledger = ledgers.openLedger(store.context({ queueMode: true, claimWaitMs: WAIT, mode: 'webhook', executionId: '7' }), RETRY);
-		await settled(ledger.reserve(['k1'], none));
-		await settled(ledger.reserve(['k2'], none));
-		const named = store.calls.filter((call) => call.values.includes('n8n-exec:7'));
-		expect(named.map((call) => call.values.filter((value) => !isToken(value)))).toEqual([[RETRY, 'k1', 'k1#claimed', 'n8n-exec:7']]);
+	test('nothing left by another run: no word of one', async () => {
+		const { verdicts, hints } = await run('43');
+		expect(verdicts).toEqual({ k1: 'new', k2: 'new' });
+		expect(hints).toEqual([]);
 	});
 });
 

@@ -12,7 +12,7 @@ import type { RunResult } from '../../../../helpers/n8n/runNode';
 import { CLAIM_ROUNDS, MAX_QUEUE_RUN_ITEMS, MAX_RUN_ITEMS, takeoverWaitMs } from '../../../../../nodes/shared/ledger';
 import { afterRecordCall, dropOldest, processedValues, recordCalls, rewriteRow, slowRecordCalls } from '../../../../helpers/n8n/deduplication';
 import { useSandbox } from '../../../../helpers/sandbox/sandbox';
-import { createBeneficiary } from '../../../../helpers/sandbox/walletOperations';
+import { createBeneficiary, hintsOf } from '../../../../helpers/sandbox/walletOperations';
 
 const fixture = useSandbox();
 const PAYOUT_PATH = '/api/v2/wallets/payout/initialize';
@@ -320,12 +320,17 @@ describe('queue mode (the credential says several n8n processes share the store)
 			expect(paidPerPayee().slice(0, 10)).toEqual(rows.map(() => 1));
 		});
 
-		test('not a Retry (a new run of the same rows): the claimed rows are not taken over, nothing is sent', async () => {
+		test('a new run of the same rows (where n8n offers no Retry): the claimed rows are sent after the takeover wait, as a Retry sends them, and the run says so', async () => {
 			deadRun();
+			const started = Date.now();
 			const result = await fixture.run(KEYED, { items: payees().slice(0, 10), trigger: TRIGGER, credentials: QUEUE });
 			expect(result.error).toBeUndefined();
-			expect(sentTo()).toEqual([]);
-			expect(shown(result)).toEqual(['accepted', 'accepted', 'accepted', 'accepted', 'unknown', 'unknown', 'unknown', 'unknown', 'unknown', 'unknown']);
+			expect(Date.now() - started).toBeGreaterThanOrEqual(takeoverWaitMs(QUEUE.claimWaitMs));
+			expect(sentTo()).toEqual([6, 7, 8]);
+			expect(shown(result)).toEqual(['accepted', 'accepted', 'accepted', 'accepted', 'unknown', 'unknown', 'sent', 'sent', 'sent', 'unknown']);
+			expect(hintsOf(result.run).map((hint) => hint.message)).toEqual(
+				expect.arrayContaining([expect.stringMatching(/^3 rows had been reserved by an earlier run that never sent them/), expect.stringMatching(/^3 rows came out "already submitted" with outcome "unknown"/)]),
+			);
 		});
 
 		test('a run still alive marks a claimed row sending during the Retry’s wait: the Retry does not send it', async () => {
