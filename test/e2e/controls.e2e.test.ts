@@ -189,19 +189,19 @@ describeE2E('payment limits on the credential, in n8n', () => {
 		const byName = outputOf;
 		const { start: startPayroll, executionWith, answer, page: approvalPage } = payrollDriver(() => stack!.n8n, PAYROLL.workflow.id);
 
-		const payees = () => (JSON.parse(String((PAYROLL.workflow.nodes.find((n) => n.name === 'Payees')!.parameters as { jsonOutput: string }).jsonOutput)) as { payees: Array<{ employeeId: string; name: string; phone: string; amount: number }> }).payees;
+		const payees = () => (JSON.parse(String((PAYROLL.workflow.nodes.find((n) => n.name === 'Payees')!.parameters as { jsonOutput: string }).jsonOutput)) as { payees: Array<{ employeeId: string; name: string; accountNumber: string; amount: number }> }).payees;
 		/** Payouts the sandbox holds to each account number (the example pays inline, by account). */
-		const payoutsTo = (phone: string) => stack!.sandbox.state.transactions.filter((tx) => tx.kind === 'payout' && (tx.destination as { accountNumber?: string }).accountNumber === phone).length;
+		const payoutsTo = (accountNumber: string) => stack!.sandbox.state.transactions.filter((tx) => tx.kind === 'payout' && (tx.destination as { accountNumber?: string }).accountNumber === accountNumber).length;
 		const kes = (amount: number) => `${amount.toLocaleString('en-US', { minimumFractionDigits: 2 })} KES`;
 
 		test('no code: preview, approval on a form showing the preview\'s message, each paid once, the CSV from Pay\'s output; run again: all already paid, rejected, nothing sent', async () => {
 			const { sandbox } = stack!;
 			sandbox.configure({ settlement: { delayMs: 1000, rules: [{ accountNumber: CLOSED_ACCOUNT, outcome: 'failed', reason: 'Mobile money account closed' }] } });
 			const rows = payees();
-			const paidCount = () => rows.reduce((sum, row) => sum + payoutsTo(row.phone), 0);
+			const paidCount = () => rows.reduce((sum, row) => sum + payoutsTo(row.accountNumber), 0);
 			const before = paidCount();
 			// No node of the example holds code: no Code node, no JavaScript in an expression.
-			const code = PAYROLL.workflow.nodes.filter((n) => n.type === 'n8n-nodes-base.code' || /=>|function|\.map\(|\.reduce\(|\.filter\(|\.forEach\(|return |const |let /.test(JSON.stringify(n.parameters)) && n.type !== 'n8n-nodes-base.stickyNote');
+			const code = PAYROLL.workflow.nodes.filter((n) => n.type === 'n8n-nodes-base.code' || /=>|\bfunction\b|\.map\(|\.reduce\(|\.filter\(|\.forEach\(|\breturn |\bconst |\blet /.test(JSON.stringify(n.parameters)) && n.type !== 'n8n-nodes-base.stickyNote');
 			expect(code.map((n) => n.name)).toEqual([]);
 
 			const waiting = await startPayroll();
@@ -215,9 +215,9 @@ describeE2E('payment limits on the credential, in n8n', () => {
 			const ask = byName(waiting, 'Ask for Approval')[0];
 			expect([ask.fingerprint, ask.message]).toEqual([summary.fingerprint, summary.message]);
 			const page = await approvalPage(String(ask.approveAt));
-			rows.forEach((row, i) => expect(page).toContain(`${i + 1}. ${row.name} · ••••${row.phone.slice(-4)} · ${kes(row.amount)}`));
+			rows.forEach((row, i) => expect(page).toContain(`${i + 1}. ${row.name} · ••••${row.accountNumber.slice(-4)} · ${kes(row.amount)}`));
 			expect(page).toContain('Total: 5,230.50 KES');
-			expect(page).not.toContain(rows[0].phone);
+			expect(page).not.toContain(rows[0].accountNumber);
 
 			await answer(String(ask.approveAt), 'Approve');
 			const done = await executionWith(waiting.id, ['success']);
@@ -226,7 +226,7 @@ describeE2E('payment limits on the credential, in n8n', () => {
 			expect(paidCount() - before).toBe(3);
 			// Each output row carries the input row's columns beside the payout's: the reconciliation needs no code.
 			expect(sent.map((r) => [r.employeeId, r.name, r.period, r.finalStatus])).toEqual(
-				rows.map((row) => [row.employeeId, row.name, '2026-11', row.phone === CLOSED_ACCOUNT ? 'failed' : 'success']),
+				rows.map((row) => [row.employeeId, row.name, '2026-11', row.accountNumber === CLOSED_ACCOUNT ? 'failed' : 'success']),
 			);
 			for (const r of sent) expect(typeof r.id).toBe('string');
 			const file = done.data?.resultData.runData['Reconciliation CSV']?.[0]?.data?.main[0]?.[0] as { binary?: { data?: { fileName?: string; mimeType?: string } } } | undefined;

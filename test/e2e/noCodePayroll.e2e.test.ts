@@ -11,29 +11,43 @@
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 
-import { describeE2E, startStack, stopStack, type Stack } from './support/e2e';
+import { describeE2E, sandboxApi, startStack, stopStack, type Stack } from './support/e2e';
 import { APPROVER_CREDENTIAL, loadExamples } from '../../tooling/demo/examples';
 import { CREDENTIAL_ID, CREDENTIAL_NAME, type WorkflowJson } from '../../tooling/n8n/n8n';
 import { outputOf, payrollDriver } from '../../tooling/demo/payrollExample';
+import type { PayoutRecord } from '../../tooling/sandbox/state';
 
 const EXAMPLE = loadExamples({ id: CREDENTIAL_ID, name: CREDENTIAL_NAME }).find((e) => e.workflow.id === 'WalletExPayApprv')!;
 const SOURCE = 'Payroll Sheet';
 
+/** A sheet's row, with the example's columns; `amount` as a sheet or a CSV export gives it. */
 interface Row {
 	employeeId: string;
 	name: string;
-	phone: string;
 	email: string;
-	amount: number;
+	amount: number | string;
+	wallet: string;
+	payTo: string;
+	country: string;
+	currency: string;
+	network?: string;
+	accountNumber: string;
+	bankCode?: string;
+	beneficiaryId?: string;
 	note: string;
 	period: string;
 }
 const row = (n: number, amount: number, period: string): Row => ({
 	employeeId: `E${n}`,
 	name: `Payee ${n}`,
-	phone: `25471234600${n}`,
 	email: `payee${n}@example.com`,
 	amount,
+	wallet: 'KES',
+	payTo: 'Mobile Money',
+	country: 'KE',
+	currency: 'KES',
+	network: 'MPESA',
+	accountNumber: `25471234600${n}`,
 	note: `Salary ${period}`,
 	period,
 });
@@ -88,9 +102,9 @@ describeE2E('no-code payroll: the example with its payees from another node, mon
 		await new Promise((resolve) => server.close(resolve));
 	});
 
-	/** Payouts the sandbox holds to each phone, summed over `of`. */
+	/** Payouts the sandbox holds to each row's account, summed over `of`. */
 	const paidTo = (of: Row[]) =>
-		of.reduce((sum, r) => sum + stack!.sandbox.state.transactions.filter((tx) => tx.kind === 'payout' && (tx.destination as { accountNumber?: string }).accountNumber === r.phone).length, 0);
+		of.reduce((sum, r) => sum + stack!.sandbox.state.transactions.filter((tx) => tx.kind === 'payout' && (tx.destination as { accountNumber?: string }).accountNumber === r.accountNumber).length, 0);
 	const everyone = () => [...monthOf('x'), row(4, 0, 'x')];
 
 	/** One round: the rows served, the preview, `meanwhile` (the sheet edited while the approver looks), the answer. */
@@ -172,5 +186,32 @@ describeE2E('no-code payroll: the example with its payees from another node, mon
 		expect([resent.sent, resent.already]).toEqual([1, 2]);
 		expect(resent.paid.filter((r) => r.alreadySubmitted !== true).map((r) => r.employeeId)).toEqual(['E2']);
 		expect(paidTo([december[1]])).toBe(3); // November, December, and December again
+	});
+	test('a sheet that mixes mobile money, a Nigerian bank account paid from the NGN wallet and a saved beneficiary, amounts as text: one preview, one approval, each row paid once as its columns say', async () => {
+		const saved = await sandboxApi<{ id: string }>(stack!.sandbox, 'POST', '/api/v2/beneficiaries', {
+			country: 'GH',
+			currency: 'GHS',
+			customerEmail: 'saved@example.com',
+			destination: { type: 'BANK', bankCode: 'GCB', bankName: 'GCB Bank', accountName: 'Kofi Mensah', accountNumber: '1234567890' },
+		});
+		const period = '2032-01';
+		const mixed: Row[] = [
+			{ ...row(1, 0, period), amount: '1500.00' },
+			{ ...row(5, 0, period), name: 'Bola Ade', amount: '25000', wallet: 'NGN', payTo: 'NUBAN', country: 'NG', currency: 'NGN', network: '', accountNumber: '0123456789', bankCode: '058' },
+			{ ...row(6, 0, period), name: 'Kofi Mensah', amount: '75.25', wallet: 'USD', payTo: '', country: '', currency: '', network: '', accountNumber: '', beneficiaryId: saved.id },
+		];
+		const before = stack!.sandbox.state.transactions.filter((tx) => tx.kind === 'payout').length;
+		const result = await round('mixed sheet', mixed, 'Approve');
+		const summary = result.preview.at(-1)!;
+		expect(summary.totals).toMatchObject({ KES: { minor: 150000 }, NGN: { minor: 2500000 }, USD: { minor: 7525 } });
+		const payouts = stack!.sandbox.state.transactions.filter((tx) => tx.kind === 'payout').slice(before) as PayoutRecord[];
+		// Sent together (Items per Batch): in the order they arrived, so sorted by amount here.
+		const sortedByAmount = payouts.sort((a, b) => a.centAmount - b.centAmount);
+		expect(sortedByAmount.map((tx) => [tx.beneficiaryId ?? (tx.destination as { accountNumber?: string }).accountNumber, tx.centAmount])).toEqual([
+			[saved.id, 7525],
+			['254712346001', 150000],
+			['0123456789', 2500000],
+		]);
+		expect(result.paid.map((r) => [r.employeeId, r.finalStatus])).toEqual(mixed.map((r) => [r.employeeId, 'success']));
 	});
 });

@@ -10,16 +10,11 @@ import { countryCode, InvalidInput, jsonObject, optionalText, requiredText } fro
 
 /**
  * The payout destination: a Destination Type the country offers and a form built from that
- * type's field descriptors (`GET /api/v1/wallets/payout/supported-countries/{country}`), or
- * raw JSON for expressions.
- *
- * Two sources of rules, each checked in one place:
- * - the fixed shapes of BANK, NUBAN and MOBILEMONEY: every field in `DESTINATION_FIELDS` is
- *   required text (`checkContractShape`), checked before any request, for the form and JSON;
- * - the country's live descriptors (that answer's `destination`: per type, fields with required,
- *   const, enum and pattern; docs/sandbox-spec.md, "Countries and destinations"): checked by
- *   `checkDescriptors`, fetched once per country per node run, checked for the form before the
- *   request that creates or pays.
+ * type's descriptors (`GET /api/v1/wallets/payout/supported-countries/{country}`), raw JSON, or
+ * a row's columns (actions/payout/rowPayee.ts). Two sources of rules, each checked in one place:
+ * the fixed shapes of BANK, NUBAN and MOBILEMONEY (`checkContractShape`: every field of
+ * `DESTINATION_FIELDS` required text), and the country's live descriptors (`checkDescriptors`:
+ * required, const, enum, pattern; fetched once per country per node run; docs/sandbox-spec.md).
  */
 
 /** The fixed destination shapes: the fields each type requires, every one a string. */
@@ -110,11 +105,9 @@ export function countryRequirements(
 	context: WalletContext,
 	code: string,
 ): Promise<CountryRequirements> {
-	let byCountry = requirementsByRun.get(context);
-	if (!byCountry) {
-		byCountry = new Map();
-		requirementsByRun.set(context, byCountry);
-	}
+	const byCountry =
+		requirementsByRun.get(context) ?? new Map<string, Promise<CountryRequirements>>();
+	requirementsByRun.set(context, byCountry);
 	let requirements = byCountry.get(code);
 	if (!requirements) {
 		requirements = getCountryRequirements
@@ -126,10 +119,7 @@ export function countryRequirements(
 	return requirements;
 }
 
-/**
- * The country the editor holds, when it is a plain two-letter code (an expression has no value
- * until the workflow runs); undefined otherwise.
- */
+/** The editor's country when it is a plain two-letter code (an expression has no value yet). */
 export function literalCountryCode(value: unknown): string | undefined {
 	if (typeof value !== 'string') return undefined;
 	const text = value.trim();
@@ -289,7 +279,19 @@ export async function readDestination(
 	const form = context.getNodeParameter('destinationFields', itemIndex, {}) as {
 		value?: IDataObject | null;
 	};
-	const values: IDataObject = { ...(form?.value ?? {}), type };
+	return await checkedDestination(context, country, { ...(form?.value ?? {}), type });
+}
+
+/**
+ * A destination given field by field (`values.type` and its fields): checked against the
+ * contract's shape, then the country's live descriptors; only described fields are kept.
+ */
+export async function checkedDestination(
+	context: WalletContext,
+	country: string,
+	values: IDataObject,
+): Promise<IDataObject> {
+	const type = String(values.type);
 	checkContractShape(values, fieldLabel);
 	const requirements = await countryRequirements(context, countryCode(country, 'Country'));
 	const where = `${requirements.name} (${requirements.code}) requires for ${type}`;

@@ -76,6 +76,13 @@ export function requiredEmail(value: unknown, field: string): string {
 	return text;
 }
 
+/** How a sheet or a CSV writes a number: digits, one decimal point, a sign. */
+const PLAIN_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+/**
+ * A number, or text written as one ("1050", "10.50"). Text JavaScript would read as another
+ * number ("1e3", "0x10") is refused, never paid as that number.
+ */
 function toNumber(value: unknown, field: string): number {
 	if (typeof value === 'string' && value.trim() !== '') {
 		const text = value.trim();
@@ -84,6 +91,12 @@ function toNumber(value: unknown, field: string): number {
 			throw new InvalidInput(
 				field,
 				`must be a number, but the value is the text "${text.slice(0, 40)}"`,
+			);
+		}
+		if (!PLAIN_NUMBER.test(text)) {
+			throw new InvalidInput(
+				field,
+				`must be written as plain digits with at most one decimal point, such as 1050 or 10.50, not "${text.slice(0, 40)}"`,
 			);
 		}
 	}

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { destinationProperties, readDestination } from '../../input/destination';
+import { readRowPayee, rowPayeeProperties } from './rowPayee';
 import { approvalProperties } from '../../controls/approval';
 import { runSummaryField } from '../../output/runSummary';
 import { forOperation } from '../../descriptions/displayOptions';
@@ -54,9 +55,16 @@ const properties: INodeProperties[] = [
 				value: 'inline',
 				description: 'Give the country, currency and destination account here',
 			},
+			{
+				name: 'From Row Columns',
+				value: 'columns',
+				description:
+					"Each row's own columns: a saved beneficiary's ID, or a bank or mobile money account with its country and currency (a sheet that mixes them)",
+			},
 		],
 		default: 'id',
-		description: 'Who receives the money: a saved beneficiary, or one described here',
+		description:
+			'Who receives the money: a saved beneficiary, one described here, or whoever each row names',
 	},
 	{
 		...beneficiaryLocator,
@@ -85,6 +93,7 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: INLINE },
 	},
 	...destinationProperties(INLINE),
+	...rowPayeeProperties({ beneficiaryMode: ['columns'] }),
 	payeeCheckField,
 	duplicateProtectionField,
 	...approvalProperties,
@@ -129,10 +138,16 @@ async function readBeneficiary(
 		await checkPayee(context, itemIndex, beneficiaryId);
 		return { beneficiaryId };
 	}
+	if (mode === 'columns') {
+		const payee = await readRowPayee(context, itemIndex);
+		if (typeof payee.beneficiaryId === 'string')
+			await checkPayee(context, itemIndex, payee.beneficiaryId);
+		return payee;
+	}
 	if (mode !== 'inline') {
 		throw new InvalidInput(
 			'Beneficiary',
-			`"${String(mode)}" is not By ID or Inline; exactly one beneficiary is needed`,
+			`"${String(mode)}" is not By ID, Inline or From Row Columns; exactly one beneficiary is needed`,
 		);
 	}
 	const country = countryCode(

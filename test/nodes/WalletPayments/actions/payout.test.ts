@@ -155,6 +155,85 @@ describe('Payout → Initiate', () => {
 	});
 
 
+	describe('Beneficiary: From Row Columns (a sheet that mixes saved beneficiaries, bank and mobile money, and currencies)', () => {
+		/** Every field mapped to the column of the same name, as a user maps a sheet. */
+		const fromColumns: INodeParameters = {
+			amountUnit: 'major',
+			amount: '={{ $json.amount }}',
+			sourceWalletCurrency: '={{ $json.wallet }}',
+			customerEmail: '={{ $json.email }}',
+			description: '={{ $json.note }}',
+			beneficiaryMode: 'columns',
+			rowBeneficiaryId: '={{ $json.beneficiaryId }}',
+			rowDestinationType: '={{ $json.destinationType }}',
+			rowCountry: '={{ $json.country }}',
+			rowCurrency: '={{ $json.currency }}',
+			rowAccountName: '={{ $json.accountName }}',
+			rowAccountNumber: '={{ $json.accountNumber }}',
+			rowBankCode: '={{ $json.bankCode }}',
+			rowBankName: '={{ $json.bankName }}',
+			rowNetwork: '={{ $json.network }}',
+		};
+		/** A row as a CSV export or a sheet gives it: every value text, empty cells empty. */
+		const row = (fields: Record<string, string>) => ({
+			wallet: 'USD',
+			email: 'payroll@example.com',
+			note: 'November pay',
+			beneficiaryId: '',
+			destinationType: '',
+			country: '',
+			currency: '',
+			accountName: '',
+			accountNumber: '',
+			bankCode: '',
+			bankName: '',
+			network: '',
+			...fields,
+		});
+		const kenya = { destinationType: 'Mobile Money', country: 'KE', currency: 'KES', accountName: 'Ann Doe', accountNumber: '254712345678', network: 'MPESA' };
+
+		test('one node pays each row as its columns say: saved, mobile money, NUBAN, bank; two source currencies; amounts as text', async () => {
+			const saved = await createBeneficiary(fixture);
+			const rows = [
+				row({ amount: '10.50', beneficiaryId: saved.id as string, country: 'KE', currency: 'KES' }),
+				row({ amount: '25', ...kenya }),
+				row({ amount: '2500.00', wallet: 'NGN', destinationType: 'nuban', country: 'ng', currency: 'ngn', accountName: 'Bola Ade', accountNumber: '0123456789', bankCode: '058' }),
+				row({ amount: '7.05', destinationType: 'Bank', country: 'GH', currency: 'GHS', accountName: 'Kofi Mensah', accountNumber: '1234567890', bankCode: 'GCB', bankName: 'GCB Bank' }),
+			];
+			const result = await fixture.run(initiate(fromColumns), { items: rows });
+			expect(result.error).toBeUndefined();
+			const payouts = fixture.apiRequests().filter((request) => request.method === 'POST');
+			const base = { customerEmail: 'payroll@example.com', description: 'November pay' };
+			expect(payouts.map((request) => request.body)).toEqual([
+				{ ...base, amount: 1050, sourceWalletCurrency: 'USD', beneficiaryId: saved.id },
+				{ ...base, amount: 2500, sourceWalletCurrency: 'USD', beneficiary: { country: 'KE', currency: 'KES', destination: KENYA_MOBILE_MONEY } },
+				{ ...base, amount: 250000, sourceWalletCurrency: 'NGN', beneficiary: { country: 'NG', currency: 'NGN', destination: { type: 'NUBAN', bankCode: '058', accountName: 'Bola Ade', accountNumber: '0123456789' } } },
+				{ ...base, amount: 705, sourceWalletCurrency: 'USD', beneficiary: { country: 'GH', currency: 'GHS', destination: { type: 'BANK', bankCode: 'GCB', bankName: 'GCB Bank', accountName: 'Kofi Mensah', accountNumber: '1234567890' } } },
+			]);
+			expect(result.items.map((item) => [item.json.centAmount, item.pairedItem])).toEqual([
+				[1050, { item: 0 }],
+				[2500, { item: 1 }],
+				[250000, { item: 2 }],
+				[705, { item: 3 }],
+			]);
+		});
+
+		const refused: Array<[string, Record<string, string>, string]> = [
+			['neither a saved beneficiary nor a destination type', { amount: '5' }, 'Invalid "Destination Type": the row has neither a Saved Beneficiary ID nor a Destination Type; it needs one of them'],
+			['a saved beneficiary and an account number', { amount: '5', beneficiaryId: 'b6d8a0c2', accountNumber: '254712345678' }, 'Invalid "Saved Beneficiary ID": the row gives a saved beneficiary (b6d8a0c2) and also an Account Number; give one payee per row'],
+			['an account missing what its type needs', { amount: '5', ...kenya, accountNumber: '' }, 'Invalid "Account Number": is required and cannot be blank'],
+			['a type the country does not offer', { amount: '5', ...kenya, destinationType: 'NUBAN', bankCode: '058' }, 'Invalid "Destination Type": Kenya (KE) does not offer "NUBAN"; it offers MOBILEMONEY'],
+			['no country', { amount: '5', ...kenya, country: '' }, 'Invalid "Beneficiary Country": is required and cannot be blank'],
+			['an amount a sheet formatted with a thousands separator', { amount: '1,250.00', ...kenya }, 'Invalid "Amount (Major Units)": must be a number, but the value is the text "1,250.00"'],
+		];
+		test.each(refused)('a row with %s is refused, naming the row and the field, before anything is sent', async (_name, fields, message) => {
+			const rows = [row({ amount: '1', ...kenya }), row({ amount: '2', ...kenya }), row(fields)];
+			const result = await fixture.run(initiate(fromColumns), { items: rows });
+			expect(result.error?.message).toBe(`${message} (item 2)`);
+			expect(fixture.apiRequests().filter((request) => request.method === 'POST')).toEqual([]);
+		});
+	});
+
 	describe('checks its input before sending anything', () => {
 		const inlineForm: INodeParameters = {
 			beneficiaryMode: 'inline',
@@ -180,6 +259,8 @@ describe('Payout → Initiate', () => {
 			['a zero amount', { ...byId, amount: 0 }, undefined, 'Invalid "Amount (Minor Units)": must be greater than zero, not 0'],
 			['a negative amount', { ...byId, amount: -100 }, undefined, 'Invalid "Amount (Minor Units)": must be greater than zero, not -100'],
 			['an amount that is not a number', { ...byId, amount: '={{ "ten" }}' }, undefined, 'Invalid "Amount (Minor Units)": must be a number, but the value is the text "ten"'],
+			['an amount as text JavaScript reads as another number (1e3)', { ...byId, amount: '={{ $json.amount }}' }, [{ amount: '1e3' }], 'Invalid "Amount (Minor Units)": must be written as plain digits with at most one decimal point, such as 1050 or 10.50, not "1e3"'],
+			['an amount as hexadecimal text', { ...byId, amount: '={{ $json.amount }}' }, [{ amount: '0x400' }], 'Invalid "Amount (Minor Units)": must be written as plain digits with at most one decimal point, such as 1050 or 10.50, not "0x400"'],
 			['a bad email', { ...byId, customerEmail: 'ann.example.com' }, undefined, 'Invalid "Customer Email": "ann.example.com" does not look like an email address (name@example.com)'],
 			['a blank description', { ...byId, description: ' ' }, undefined, 'Invalid "Description": is required and cannot be blank'],
 			['a blank source currency', { ...byId, sourceWalletCurrency: ' ' }, undefined, 'Invalid "Source Wallet Currency": is required and cannot be blank'],
