@@ -308,7 +308,7 @@ const rows: Row[] = [
 		},
 		field: 'Mobile Network', problem: /"MPESA" is not one of MTN, VODAFONE, AIRTELTIGO/, lookups: ['GET /api/v1/wallets/payout/supported-countries/GH'],
 	},
-	{ op: 'payout.initiate', what: 'unknown beneficiary mode', set: { beneficiaryMode: 'both' }, field: 'Beneficiary', problem: /is not By ID or Inline/ },
+	{ op: 'payout.initiate', what: 'unknown beneficiary mode', set: { beneficiaryMode: 'both' }, field: 'Beneficiary', problem: /is not By ID, Inline or From Row Columns/ },
 	{ op: 'payout.initiate', what: 'major amount with too many decimals', set: { amountUnit: 'major', amount: 10.505 }, field: 'Amount (Major Units)', problem: /has 3 decimals, but USD has at most 2 decimals/ },
 
 	// Payout → Initiate (Legacy)
