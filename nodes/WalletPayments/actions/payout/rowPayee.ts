@@ -10,9 +10,6 @@ import { countryCode, currencyCode, InvalidInput, optionalText } from '../../inp
  * node pays a sheet that mixes them (docs/reference.md, "A payroll sheet with mixed payees").
  */
 
-/** The account fields a row may give, in the order the form shows them. */
-const ACCOUNT_FIELDS = ['accountName', 'accountNumber', 'bankCode', 'bankName', 'network'];
-
 /** How sheets name the destination types: "Bank", "Mobile Money", "mobile_money", "NUBAN". */
 const TYPE_WORDS: Record<string, string> = {
 	BANK: 'BANK',
@@ -102,7 +99,8 @@ export function rowPayeeProperties(show: IDisplayOptions['show']): INodeProperti
 	];
 }
 
-const PARAMETERS: Record<string, string> = {
+/** The account fields a row may give (the API's names), and the node's parameter for each. */
+const ACCOUNT_PARAMETERS: Record<string, string> = {
 	accountName: 'rowAccountName',
 	accountNumber: 'rowAccountNumber',
 	bankCode: 'rowBankCode',
@@ -126,8 +124,8 @@ export async function readRowPayee(
 	const id = read('rowBeneficiaryId', 'Saved Beneficiary ID');
 	const typeText = read('rowDestinationType', 'Destination Type');
 	const values: IDataObject = {};
-	for (const name of ACCOUNT_FIELDS) {
-		const value = read(PARAMETERS[name], fieldLabel(name));
+	for (const [name, parameter] of Object.entries(ACCOUNT_PARAMETERS)) {
+		const value = read(parameter, fieldLabel(name));
 		if (value !== undefined) values[name] = value;
 	}
 	if (id !== undefined) {
