@@ -2,8 +2,9 @@
  * The ledger of one run of a node that moves money: it reserves each item's key in n8n's store
  * before the item's request leaves, and says what an earlier run did with a key (its Verdict).
  * In one n8n process a reservation is one store call; in queue mode it is a claim (claim.ts)
- * with `#claimed` and `#sending` markers, and a Retry takes over keys claimed and never sent
- * (takeover.ts). states.ts has every value it writes; docs/ledger.md the design.
+ * with `#claimed` and `#sending` markers, and a later run (a Retry, or the same rows run again)
+ * takes over keys claimed and never sent (takeover.ts). states.ts has every value it writes;
+ * docs/ledger.md the design.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
@@ -80,22 +81,21 @@ export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
 				token,
 			);
 			callMs = Date.now() - start;
-			// Every run takes over keys claimed and never sent (a dead worker's; a live run marks its
-			// keys sending within the takeover wait): a Retry, n8n 1.x re-running a stalled job, and a
-			// new run where n8n offers no Retry (docs/ledger.md, "Takeover").
-			const retry = claiming;
 			const verdicts = new Map<string, Verdict>(
 				keys.map((key) => [key, found.has(key) ? 'unknown' : 'new']),
 			);
 			const again = keys.filter((key) => found.has(key));
 			const asked = again.filter((key) => !resend.has(key)).map(acceptedMarker);
 			// Queue mode: a key recorded before without its claimed marker (by one n8n process, or an
-			// older version) has just been given one; it gets its sending marker too, so that no Retry
-			// takes it for a key claimed and never sent. A Retry asks whether the others were sent.
+			// older version) has just been given one; it gets its sending marker too, so that no later run
+			// takes it for a key claimed and never sent. Then it asks whether the others were sent.
 			const neutral = claiming
 				? again.filter((key) => !found.has(claimedMarker(key))).map(sendingMarker)
 				: [];
-			if (retry)
+			// Every run with claims takes over keys claimed and never sent (a dead worker's; a live run
+			// marks its keys sending within the takeover wait): a Retry, n8n 1.x re-running a stalled
+			// job, and a new run where n8n offers no Retry (docs/ledger.md, "Takeover").
+			if (claiming)
 				asked.push(
 					...again
 						.filter((key) => !resend.has(key) && found.has(claimedMarker(key)))
@@ -108,7 +108,7 @@ export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
 					if (present.has(acceptedMarker(key))) verdicts.set(key, 'accepted');
 				// Asking recorded the markers that were not there: they were not seen.
 				for (const marker of asked) if (!present.has(marker)) toRemove.add(marker);
-				unsent = retry
+				unsent = claiming
 					? again.filter(
 							(key) =>
 								!resend.has(key) &&
