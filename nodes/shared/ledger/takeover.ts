@@ -1,7 +1,8 @@
 /**
  * The takeover (queue mode): a later run of the rows of a run whose worker died (a Retry, or the
- * same rows run again) finds keys that were claimed and never sent (`#claimed`, but neither `#sending` nor `#accepted`) and sends them, after waiting
- * out any live claim of them and under a claim of its own (`#takeover`).
+ * same rows run again) finds keys that were claimed and never sent (`#claimed`, but neither
+ * `#sending` nor `#accepted`) and sends them, after waiting out any live claim of them and under
+ * a claim of its own (`#takeover`).
  */
 import { sleep } from 'n8n-workflow';
 
