@@ -213,5 +213,9 @@ describeE2E('no-code payroll: the example with its payees from another node, mon
 			['0123456789', 2500000],
 		]);
 		expect(result.paid.map((r) => [r.employeeId, r.finalStatus])).toEqual(mixed.map((r) => [r.employeeId, 'success']));
+		// Convert to File writes one line per item it gets: Pay's rows, every row's.
+		expect(result.done.data?.resultData.runData['Reconciliation CSV']).toHaveLength(1);
+		const csvRows = result.paid.length;
+		lines.push(`sheet[mixed]: ${payouts.length} sent, ${result.already} already submitted, 0 refused; csv rows ${csvRows} of ${mixed.length}`);
 	});
 });

@@ -30,6 +30,9 @@ export const takeoverWaitMs = (claimWaitMs: number) =>
  */
 export const FRESH_CLAIM_WAITS = 10;
 
+/** How often, in claim waits, a run waiting out the takeover wait looks whether the keys were sent. */
+export const TAKEOVER_LOOK_WAITS = 4;
+
 /**
  * Claims the takeover markers of keys this run claimed too long ago to mark them sending as they
  * are: `ours` may be sent now, `theirs` were taken over by a Retry (another run sends them).
@@ -53,8 +56,8 @@ export async function keepFromTakeover(
 
 /**
  * `unsent` keys were claimed by an earlier run that never marked them sending: the dead run, or
- * a run still alive in its claim. After waiting out any live claim, the ones still not sending
- * nor accepted are claimed once more, by this run alone, and returned to be sent; the others
+ * a run still alive in its claim. After waiting out any live claim (or until all are sending or
+ * accepted), the ones still not sending nor accepted are claimed once more, by this run alone, and returned to be sent; the others
  * stay as they are in `verdicts` (accepted, or unknown) or become `concurrent` (another Retry
  * took them).
  */
@@ -65,17 +68,27 @@ export async function takeOver(
 	wait: number,
 ): Promise<string[]> {
 	const { store, kept, toRemove } = book;
-	await sleep(takeoverWaitMs(wait));
-	const still = await store.atomically(async () => {
-		const asked = unsent.flatMap((key) => [acceptedMarker(key), sendingMarker(key)]);
-		const present = new Set(await store.record(asked));
-		for (const marker of asked) (present.has(marker) ? kept : toRemove).add(marker);
-		await book.removeNow();
-		for (const key of unsent) if (present.has(acceptedMarker(key))) verdicts.set(key, 'accepted');
-		return unsent.filter(
-			(key) => !present.has(acceptedMarker(key)) && !present.has(sendingMarker(key)),
-		);
-	});
+	/** The keys still neither sending nor accepted; `verdicts` gets the accepted ones. */
+	const ask = async (keys: string[]) =>
+		await store.atomically(async () => {
+			const asked = keys.flatMap((key) => [acceptedMarker(key), sendingMarker(key)]);
+			const present = new Set(await store.record(asked));
+			for (const marker of asked) (present.has(marker) ? kept : toRemove).add(marker);
+			await book.removeNow();
+			for (const key of keys) if (present.has(acceptedMarker(key))) verdicts.set(key, 'accepted');
+			return keys.filter(
+				(key) => !present.has(acceptedMarker(key)) && !present.has(sendingMarker(key)),
+			);
+		});
+	// A live run marks its keys sending as it reaches them: once all are, there is nothing to wait
+	// for (a second run of the same rows at the same moment ends early). Each look writes markers
+	// for a moment, so it looks every few claim waits, not at every one.
+	const deadline = Date.now() + takeoverWaitMs(wait);
+	let still = unsent;
+	do {
+		await sleep(Math.min(TAKEOVER_LOOK_WAITS * wait, Math.max(0, deadline - Date.now())));
+		still = await ask(still);
+	} while (still.length > 0 && Date.now() < deadline);
 	if (still.length === 0) return [];
 	const held = await store.claim(still.map(takeoverMarker), wait);
 	const ours = still.filter((key) => held.ours.includes(takeoverMarker(key)));
