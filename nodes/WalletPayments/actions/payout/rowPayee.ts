@@ -17,7 +17,6 @@ const TYPE_WORDS: Record<string, string> = {
 	MOBILEMONEY: 'MOBILEMONEY',
 	MOMO: 'MOBILEMONEY',
 	NUBAN: 'NUBAN',
-	NUBANNIGERIANBANKACCOUNT: 'NUBAN',
 };
 
 const column = (name: string) => `{{ $json.${name} }}`;
@@ -109,7 +108,7 @@ const ACCOUNT_PARAMETERS: Record<string, string> = {
 };
 
 /** "Mobile Money" → MOBILEMONEY; a type the table does not know is passed on in capitals. */
-export function destinationTypeOf(value: string): string {
+function destinationTypeOf(value: string): string {
 	const word = value.toUpperCase().replace(/[\s_-]+/g, '');
 	return TYPE_WORDS[word] ?? word;
 }
@@ -158,5 +157,5 @@ export async function readRowPayee(
 	);
 	const type = destinationTypeOf(typeText);
 	const destination = await checkedDestination(context, country, { ...values, type });
-	return { beneficiary: { country, currency, destination: { type, ...destination } } };
+	return { beneficiary: { country, currency, destination } };
 }
