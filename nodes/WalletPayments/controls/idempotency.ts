@@ -189,8 +189,8 @@ export const duplicateProtectionField: INodeProperties = {
 			default: '',
 			placeholder: 'e.g. period:2026-11|row:EMP-103',
 			description:
-				"Idempotency keys to send again, separated by commas, as the output's idempotencyKey column shows them (with Row ID and Period: period:2026-11|row:EMP-103): only those rows are sent again, every other row stays protected. Use it for a row that failed at the service, or whose outcome was unknown after checking (Transaction → Get) that it was not carried out.",
-			hint: 'Empty it once the resend has run: while a key is listed here, every run sends that row again',
+				"Idempotency keys of rows to send once more, separated by commas, as the output's idempotencyKey column shows them (with Row ID and Period: period:2026-11|row:EMP-103): each listed row is sent once more, under its key with |resend added, and every other row stays protected. Use it for a row that failed at the service, or whose outcome was unknown after checking (Transaction → Get) that it was not carried out.",
+			hint: 'Each listed row is sent once: later runs with the key still here output it as already submitted. To resend it again, list the key its resend shows (…|resend).',
 		},
 		{
 			displayName: 'Row ID',
@@ -222,6 +222,28 @@ export function periodKey(rowId: unknown, period: unknown): string | undefined {
 		return undefined;
 	}
 	return during === undefined ? `row:${row}` : `period:${during}|row:${row}`;
+}
+
+/** What a resend adds to a row's key: the resend is sent, and then kept, under its own key. */
+export const RESEND_SUFFIX = '|resend';
+
+/**
+ * Resend Only These Keys, for one row: the keys it may be sent under, oldest first. Its own key,
+ * then one more (`|resend` added) for each resend asked for: listing the key asks for one,
+ * listing the resend's key (`…|resend`) for a second. The row is sent under the first of them
+ * that was never sent (prepare.ts), so each resend is sent once however often the list is left.
+ */
+export function resendChain(key: string, listed: Set<string>): string[] {
+	let depth = 0;
+	for (const entry of listed) {
+		if (!entry.startsWith(key)) continue;
+		const rest = entry.slice(key.length);
+		const count = rest.split(RESEND_SUFFIX).length - 1;
+		if (rest === RESEND_SUFFIX.repeat(count)) depth = Math.max(depth, count + 1);
+	}
+	const chain = [key];
+	while (chain.length <= depth) chain.push(`${chain[chain.length - 1]}${RESEND_SUFFIX}`);
+	return chain;
 }
 
 /** Resend Only These Keys: the keys listed, separated by commas (spaces around them ignored). */

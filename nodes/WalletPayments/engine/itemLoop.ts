@@ -9,6 +9,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import type { Batching } from '../input/batching';
 import { isAgentTool } from '../descriptions/toolDescriptions';
 import { InvalidInput } from '../input/validation';
+import { outcomeOf, type RequestOutcome } from '../transport/errors';
 
 /** Every failure leaves the router as a NodeApiError or NodeOperationError that knows its item. */
 function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number) {
@@ -42,16 +43,30 @@ function errorItem(
 	return { json, pairedItem: { item: itemIndex } };
 }
 
-export type ItemResult<T> = { ok: true; value: T } | { ok: false; errorItem: INodeExecutionData };
+/**
+ * An item's result. A failure keeps whether the service refused the request or may have carried
+ * it out (transport/errors.ts), for the row's result (output/rowResult.ts).
+ */
+export type ItemResult<T> =
+	| { ok: true; value: T }
+	| { ok: false; errorItem: INodeExecutionData; outcome?: RequestOutcome };
+
+const failed = (error: NodeApiError | NodeOperationError, itemIndex: number) => ({
+	ok: false as const,
+	errorItem: errorItem(error, itemIndex),
+	outcome: outcomeOf(error),
+});
 
 /**
  * Runs `task` for every item, one after another, in order. A failed item stops the node, or
- * with Continue On Fail becomes exactly one error item (paired with it) and the others go on.
+ * with Continue On Fail (or `keepGoing`) becomes exactly one error item (paired with it) and the
+ * others go on.
  */
 export async function eachItem<T>(
 	context: IExecuteFunctions,
 	indexes: number[],
 	task: (itemIndex: number) => Promise<T>,
+	keepGoing = false,
 ): Promise<Map<number, ItemResult<T>>> {
 	const results = new Map<number, ItemResult<T>>();
 	for (const itemIndex of indexes) {
@@ -59,8 +74,8 @@ export async function eachItem<T>(
 			results.set(itemIndex, { ok: true, value: await task(itemIndex) });
 		} catch (error) {
 			const nodeError = asNodeError(context, error, itemIndex);
-			if (!context.continueOnFail()) throw nodeError;
-			results.set(itemIndex, { ok: false, errorItem: errorItem(nodeError, itemIndex) });
+			if (!keepGoing && !context.continueOnFail()) throw nodeError;
+			results.set(itemIndex, failed(nodeError, itemIndex));
 		}
 	}
 	return results;
@@ -90,7 +105,7 @@ export async function eachItemBatched<T>(
 		} catch (error) {
 			const nodeError = asNodeError(context, error, itemIndex);
 			failures.set(itemIndex, nodeError);
-			results.set(itemIndex, { ok: false, errorItem: errorItem(nodeError, itemIndex) });
+			results.set(itemIndex, failed(nodeError, itemIndex));
 		}
 	};
 	const stopped = () => stopOnFailure && failures.size > 0;

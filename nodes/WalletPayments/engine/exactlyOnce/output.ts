@@ -5,6 +5,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { readPayeeName } from '../../controls/approval';
+import { withRowResult } from '../../output/rowResult';
+import type { RequestOutcome } from '../../transport/errors';
 import { runSummary, type SummaryRow } from '../../output/runSummary';
 import { inItemOrder, type ItemResult } from '../itemLoop';
 import type { PreparedItem } from './prepare';
@@ -32,7 +34,7 @@ export function guardedOutput(
 				? {
 						ok: true,
 						value: context.helpers.returnJsonArray(
-							withInputFields(context, itemIndex, result.value as IDataObject),
+							withInputFields(context, itemIndex, result.value as IDataObject, prepared),
 						),
 					}
 				: { ok: false, errorItem: errorWithRow(context, itemIndex, result, prepared) },
@@ -58,23 +60,37 @@ export function guardedOutput(
 }
 
 /**
- * An item's error (Continue On Fail) as a reconciliation file needs it (issue #56): the row's own
- * fields with Include Input Fields, and the key to resend it with once it was worked out.
+ * An item's error (Continue On Fail, or a refused row of an approved run) as a reconciliation file
+ * needs it: with Include Input Fields, a line like any other row's.
  */
 function errorWithRow(
 	context: IExecuteFunctions,
 	itemIndex: number,
-	result: { ok: false; errorItem: INodeExecutionData },
+	result: { ok: false; errorItem: INodeExecutionData; outcome?: RequestOutcome },
 	prepared: Map<number, ItemResult<PreparedItem>>,
 ): INodeExecutionData {
-	const preparedResult = prepared.get(itemIndex);
-	const key = preparedResult?.ok ? { idempotencyKey: preparedResult.value.key } : {};
-	const json = withInputFields(context, itemIndex, { ...key, ...result.errorItem.json });
+	const json = withInputFields(context, itemIndex, result.errorItem.json, prepared, result.outcome);
 	return { ...result.errorItem, json };
 }
 
-/** Include Input Fields (descriptions/fields.ts): the input row's fields first, the node's over them. */
-function withInputFields(context: IExecuteFunctions, itemIndex: number, json: IDataObject) {
+/**
+ * Include Input Fields (descriptions/fields.ts): the output as a reconciliation file's line. The
+ * input row's fields first, the node's over them, the key to list to resend the row (once it was
+ * worked out), and the row's result.
+ */
+function withInputFields(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	json: IDataObject,
+	prepared: Map<number, ItemResult<PreparedItem>>,
+	failure?: RequestOutcome,
+) {
 	if (context.getNodeParameter('includeInputFields', itemIndex, false) !== true) return json;
-	return { ...context.getInputData()[itemIndex].json, ...json };
+	const preparedResult = prepared.get(itemIndex);
+	const key = preparedResult?.ok ? { idempotencyKey: preparedResult.value.key } : {};
+	return {
+		...context.getInputData()[itemIndex].json,
+		...key,
+		...withRowResult(json, failure),
+	};
 }

@@ -31,11 +31,14 @@ export async function runGuarded(
 	const approval = readApproval(context);
 	if (indexes.length > 0) noteChangingKey(context, indexes[0]);
 	if (approval.previewOnly) return await previewRun(context, operation, indexes, origin);
-	// 1. Prepare: every item built and checked; nothing is sent yet.
+	// 1. Prepare: every item built and checked; nothing is sent yet. In an approved run a refused
+	// row stops nothing: the approver saw it refused in the preview, and the fingerprint (step 2)
+	// holds only while the same rows are refused, so it comes out as a refused row.
 	const prepared = await eachItem(
 		context,
 		indexes,
 		async (itemIndex) => await prepareItem(context, operation, itemIndex, origin),
+		approval.approvedFingerprint !== '',
 	);
 	const preparedItem = (itemIndex: number) =>
 		(prepared.get(itemIndex) as { ok: true; value: PreparedItem }).value;

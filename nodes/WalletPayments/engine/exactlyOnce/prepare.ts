@@ -10,7 +10,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { LedgerItem } from '../../../shared/ledger';
+import { type LedgerItem, peekKeys } from '../../../shared/ledger';
 
 import {
 	derivedKey,
@@ -18,6 +18,7 @@ import {
 	optionalKey,
 	periodKey,
 	referenceFromKey,
+	resendChain,
 	resendKeysOf,
 } from '../../controls/idempotency';
 import type { Money } from '../../controls/paymentLimits';
@@ -64,6 +65,8 @@ export interface GuardedOperation {
 export interface PreparedItem extends LedgerItem {
 	request: GuardedRequest;
 	reference?: string;
+	/** The row's own key, when Resend Only These Keys sends it under a resend's key. */
+	resendOf?: string;
 	/** Duplicate Protection's Period, where the key was made from it. */
 	period?: string;
 	/** What an approval covers (controls/approval.ts): the request and the key the user gave. */
@@ -108,13 +111,14 @@ export async function prepareItem(
 	// A reference made from a derived key is left out of what an approval covers (it changes with
 	// what started the run); one the user gave is part of the request.
 	const bodyBefore = request.body;
-	const key =
+	const rowKey =
 		userKey ??
 		givenReference ??
 		(request.doneOnceFor === undefined
 			? undefined
 			: doneOnceKey(request.endpoint, request.doneOnceFor)) ??
 		derivedKey({ workflowId, nodeId, origin, itemIndex, request: request.body });
+	const key = await resendKey(context, resendChain(rowKey, resendKeysOf(protection.resendKeys)));
 	let reference: string | undefined;
 	if (request.reference) {
 		reference = givenReference ?? referenceFromKey(workflowId, nodeId, key);
@@ -129,8 +133,20 @@ export async function prepareItem(
 		request,
 		key,
 		reference,
+		...(key === rowKey ? {} : { resendOf: rowKey }),
 		...(period === undefined ? {} : { period }),
 		approved,
-		allowResend: protection.allowResend === true || resendKeysOf(protection.resendKeys).has(key),
+		allowResend: protection.allowResend === true,
 	};
+}
+
+/**
+ * The key a row is sent under when Resend Only These Keys lists it: the first of its chain never
+ * sent (a listed row that was never sent is sent under its own key, so a later run without the
+ * list cannot send it again), else the last, which the ledger then keeps from a second send.
+ */
+async function resendKey(context: IExecuteFunctions, chain: string[]): Promise<string> {
+	if (chain.length === 1) return chain[0];
+	const { seen } = await peekKeys(context, chain.slice(0, -1));
+	return chain.find((key) => seen.get(key) === 'new') ?? chain[chain.length - 1];
 }

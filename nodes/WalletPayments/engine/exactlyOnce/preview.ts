@@ -177,6 +177,9 @@ export async function previewRun(
 				json = {
 					decision: 'send',
 					...(entry.allowResend && found !== 'new' ? { reason: 'Allow Resend' } : {}),
+					...(entry.resendOf === undefined
+						? {}
+						: { reason: `Resend Only These Keys: sent once more (${entry.resendOf} was sent)` }),
 					...row,
 				};
 				toSend.push(entry);

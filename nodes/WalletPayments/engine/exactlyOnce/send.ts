@@ -14,7 +14,7 @@ import { apiRequest } from '../../transport/request';
 import type { PreparedItem } from './prepare';
 
 const RESEND_HOW =
-	'To send it anyway, put its idempotencyKey in Duplicate Protection → Resend Only These Keys (or turn on Allow Resend for every row).';
+	'To send it once more (e.g. it failed at the service), put its idempotencyKey in Duplicate Protection → Resend Only These Keys: the next run sends it once, under that key with |resend added.';
 
 function alreadySubmitted(
 	item: PreparedItem,
@@ -106,7 +106,7 @@ export async function sendItem(
 				? `Not sent: another run of this node (in another n8n process) recorded this item at the same moment and sends it. ${RESEND_HOW}`
 				: verdict === 'accepted'
 					? `Not sent again: an earlier run of this node already sent this item${sentText(day)} and the service accepted it. ${RESEND_HOW}`
-					: 'Not sent again: an earlier run of this node sent this item but got no clear answer (a timeout, an HTTP 5xx, or the run was stopped), so it may have been carried out. Check with Transaction → Get or in the service’s dashboard; only if it was not, put its idempotencyKey in Duplicate Protection → Resend Only These Keys and run it again.';
+					: 'Not sent again: an earlier run of this node sent this item but got no clear answer (a timeout, an HTTP 5xx, or the run was stopped), so it may have been carried out. Check with Transaction → Get or in the service’s dashboard; only if it was not, put its idempotencyKey in Duplicate Protection → Resend Only These Keys and run it again (it is sent once).';
 		const outcome = verdict === 'concurrent' ? 'unknown' : verdict;
 		// An AI agent reads the message: first what it means for it, in plain words.
 		const said = isAgentTool(context) ? `${alreadySentForAgent(outcome)} ${message}` : message;

@@ -1,11 +1,12 @@
 /**
  * Duplicate Protection → Period and Row ID (issue #46, point 2): a monthly payroll pays each row
  * once per period, the period taken from the data, with no key expression to write. Resend Only
- * These Keys (point 4): exactly the chosen rows are sent again. Over real HTTP against the sandbox.
+ * These Keys (point 4): exactly the chosen rows are sent again, once each (issue #56, point 3:
+ * however often the workflow runs afterwards). Over real HTTP against the sandbox.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { periodKey, resendKeysOf } from '../../../../nodes/WalletPayments/controls/idempotency';
+import { periodKey, resendChain, resendKeysOf } from '../../../../nodes/WalletPayments/controls/idempotency';
 import { useSandbox } from '../../../helpers/sandbox/sandbox';
 import { createBeneficiary, hintsOf, payoutToSaved } from '../../../helpers/sandbox/walletOperations';
 
@@ -69,4 +70,44 @@ test('Resend Only These Keys: exactly the listed rows are sent again, every othe
 	expect(alreadySubmitted(chosen.items)).toEqual([true, false, true]);
 	expect(posts()).toHaveLength(4);
 	expect((posts()[3].body as IDataObject).amount).toBe(25000);
+});
+
+test('a resend is sent once: runs after it, with the key still listed, send nothing; listing the resend\'s key sends a second one', async () => {
+	const K = 'period:2026-11|row:EMP-2';
+	expect(resendChain(K, new Set())).toEqual([K]);
+	expect(resendChain(K, new Set([K, 'period:2026-11|row:EMP-22']))).toEqual([K, `${K}|resend`]);
+	expect(resendChain(K, new Set([`${K}|resend`]))).toEqual([K, `${K}|resend`, `${K}|resend|resend`]);
+	expect(resendChain(K, new Set([`${K}|resendx`]))).toEqual([K]);
+	const beneficiary = await createBeneficiary(fixture);
+	const items = rows('2026-11', ['100', '250']);
+	const listing = (resendKeys: string) => payroll(beneficiary.id as string, { rowId: '={{ $json.employeeId }}', period: '={{ $json.period }}', resendKeys });
+	await fixture.run(payroll(beneficiary.id as string), { items });
+	const resent = await fixture.run(listing(K), { items });
+	expect(resent.items.map((i) => [i.json.alreadySubmitted === true, i.json.idempotencyKey ?? null])).toEqual([
+		[true, 'period:2026-11|row:EMP-1'],
+		[false, null],
+	]);
+	expect(posts()).toHaveLength(3);
+	for (let run = 0; run < 2; run++) {
+		const left = await fixture.run(listing(K), { items });
+		expect(alreadySubmitted(left.items)).toEqual([true, true]);
+		expect(left.items[1].json.idempotencyKey).toBe(`${K}|resend`);
+	}
+	const withoutList = await fixture.run(payroll(beneficiary.id as string), { items });
+	expect(alreadySubmitted(withoutList.items)).toEqual([true, true]);
+	expect(posts()).toHaveLength(3);
+	const second = await fixture.run(listing(`${K}|resend`), { items });
+	expect(alreadySubmitted(second.items)).toEqual([true, false]);
+	expect((await fixture.run(listing(`${K}|resend`), { items })).items.map((i) => i.json.idempotencyKey)).toEqual(['period:2026-11|row:EMP-1', `${K}|resend|resend`]);
+	expect(posts()).toHaveLength(4);
+});
+
+test('a listed key never sent is sent under its own key, so a run without the list does not send it again', async () => {
+	const beneficiary = await createBeneficiary(fixture);
+	const items = rows('2026-12', ['100']);
+	const first = await fixture.run(payroll(beneficiary.id as string, { rowId: '={{ $json.employeeId }}', period: '={{ $json.period }}', resendKeys: 'period:2026-12|row:EMP-1' }), { items });
+	expect(first.items[0].json.alreadySubmitted).toBeUndefined();
+	const after = await fixture.run(payroll(beneficiary.id as string), { items });
+	expect([after.items[0].json.alreadySubmitted, after.items[0].json.idempotencyKey]).toEqual([true, 'period:2026-12|row:EMP-1']);
+	expect(posts()).toHaveLength(1);
 });

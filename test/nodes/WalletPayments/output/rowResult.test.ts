@@ -1,0 +1,79 @@
+/**
+ * A row's result (issue #56, point 2): with Include Input Fields each output item is a line of a
+ * reconciliation file, one per input row, whatever became of it; in an approved run a row the
+ * preview showed refused stops nothing. Over real HTTP against the sandbox.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { rowResult } from '../../../../nodes/WalletPayments/output/rowResult';
+import { useSandbox } from '../../../helpers/sandbox/sandbox';
+import { createBeneficiary, payoutToSaved } from '../../../helpers/sandbox/walletOperations';
+
+const fixture = useSandbox();
+
+const posts = () => fixture.apiRequests().filter((r) => r.method === 'POST' && r.path.includes('/payout/'));
+
+test('each kind of row has its result, and a reason where there is one', () => {
+	expect(rowResult({ settled: true, finalStatus: 'success' })).toEqual({ result: 'paid' });
+	expect(rowResult({ settled: true, finalStatus: 'failed', failedReason: 'Account closed' })).toEqual({ result: 'failed', reason: 'Account closed' });
+	expect(rowResult({ settled: true, finalStatus: 'reversed' })).toEqual({ result: 'failed', reason: 'reversed' });
+	expect(rowResult({ settled: false, waitError: 'not final after 300 s' })).toEqual({ result: 'sent', reason: 'not final after 300 s' });
+	expect(rowResult({ id: 't1', status: 'processing' })).toEqual({ result: 'sent' });
+	expect(rowResult({ alreadySubmitted: true, outcome: 'accepted', sentOn: '2026-11-01' })).toEqual({ result: 'already submitted' });
+	expect(rowResult({ alreadySubmitted: true, outcome: 'unknown', message: 'check it' })).toEqual({ result: 'unknown', reason: 'check it' });
+	expect(rowResult({ error: 'Amount is bad (item 1)' })).toEqual({ result: 'refused', reason: 'Amount is bad (item 1)' });
+	expect(rowResult({ error: 'Bad request [HTTP 400]' }, 'refused')).toEqual({ result: 'refused', reason: 'Bad request [HTTP 400]' });
+	expect(rowResult({ error: 'The service did not answer in time' }, 'unknown')).toEqual({ result: 'unknown', reason: 'The service did not answer in time' });
+});
+
+describe('an approved run with a refused row, Include Input Fields on', () => {
+	const rows = [
+		{ invoice: 'INV-31', payee: 'Ann', amount: '100' },
+		{ invoice: 'INV-32', payee: 'Bo', amount: 'ten' },
+		{ invoice: 'INV-33', payee: 'Cy', amount: '250' },
+	];
+	const pay = (beneficiaryId: string, extra: INodeParameters): INodeParameters =>
+		payoutToSaved(beneficiaryId, { description: '={{ $json.invoice }}', duplicateProtection: { idempotencyKey: '={{ $json.invoice }}' }, includeInputFields: true, ...extra });
+	const fingerprintOf = async (beneficiaryId: string, items: IDataObject[]) =>
+		(await fixture.run(pay(beneficiaryId, { previewOnly: true }), { items })).items.at(-1)!.json.fingerprint as string;
+
+	test('the others are sent; every row comes out as a line with its own columns, its result and its key', async () => {
+		const beneficiary = await createBeneficiary(fixture);
+		const approvedFingerprint = await fingerprintOf(beneficiary.id as string, rows);
+		const paid = await fixture.run(pay(beneficiary.id as string, { approvedFingerprint }), { items: rows });
+		expect(paid.error).toBeUndefined();
+		expect(posts()).toHaveLength(2);
+		expect(paid.items.map((i) => [i.json.invoice, i.json.payee, i.json.result, i.json.idempotencyKey])).toEqual([
+			['INV-31', 'Ann', 'sent', 'INV-31'],
+			['INV-32', 'Bo', 'refused', undefined],
+			['INV-33', 'Cy', 'sent', 'INV-33'],
+		]);
+		expect(paid.items[1].json.reason).toBe('Invalid "Amount (Major Units)": must be a number, but the value is the text "ten" (item 1)');
+		expect(paid.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+
+		// Run again: the sent rows are already submitted (with their day), the refused one refused again.
+		const again = await fixture.run(pay(beneficiary.id as string, { approvedFingerprint }), { items: rows });
+		expect(again.items.map((i) => [i.json.result, i.json.sentOn !== undefined])).toEqual([
+			['already submitted', true],
+			['refused', false],
+			['already submitted', true],
+		]);
+		expect(posts()).toHaveLength(2);
+	});
+
+	test('a row refused in the preview and fixed before the run is not what was approved: nothing sent', async () => {
+		const beneficiary = await createBeneficiary(fixture, { customerEmail: 'fixed@example.com' });
+		const approvedFingerprint = await fingerprintOf(beneficiary.id as string, rows);
+		const fixed = rows.map((row) => (row.invoice === 'INV-32' ? { ...row, amount: '10' } : row));
+		const refused = await fixture.run(pay(beneficiary.id as string, { approvedFingerprint }), { items: fixed });
+		expect(refused.error?.message).toContain('Nothing was sent: these rows are not the approved ones');
+		expect(posts()).toHaveLength(0);
+	});
+
+	test('without an approval a refused row still stops the run before anything is sent', async () => {
+		const beneficiary = await createBeneficiary(fixture, { customerEmail: 'stop@example.com' });
+		const stopped = await fixture.run(pay(beneficiary.id as string, {}), { items: rows });
+		expect(stopped.error?.message).toBe('Invalid "Amount (Major Units)": must be a number, but the value is the text "ten" (item 1)');
+		expect(posts()).toHaveLength(0);
+	});
+});
