@@ -6,33 +6,11 @@
 import type { ApiExecution } from '../../tooling/n8n/executions';
 import { approverLogin } from '../../tooling/demo/examples';
 import type { N8n } from '../../tooling/n8n/n8n';
-import { outputOf, payrollDriver } from '../../tooling/demo/payrollExample';
+import { csvOf, outputOf, parseCsv, payrollDriver } from '../../tooling/demo/payrollExample';
 import { HEIGHT, sleep } from './browser';
 import type { Shot } from './views';
 
 export const PAYROLL_WORKFLOW_ID = 'WalletExPayApprv';
-
-/** A CSV as rows of cells (quoted cells may hold commas, quotes and line breaks). */
-export function parseCsv(text: string): string[][] {
-	const rows: string[][] = [[]];
-	let cell = '';
-	let quoted = false;
-	for (let at = 0; at < text.length; at++) {
-		const char = text[at];
-		if (quoted) {
-			if (char === '"' && text[at + 1] === '"') cell += text[++at];
-			else if (char === '"') quoted = false;
-			else cell += char;
-		} else if (char === '"') quoted = true;
-		else if (char === ',' || char === '\n') {
-			rows.at(-1)!.push(cell.replace(/\r$/, ''));
-			cell = '';
-			if (char === '\n') rows.push([]);
-		} else cell += char;
-	}
-	if (cell !== '' || rows.at(-1)!.length > 0) rows.at(-1)!.push(cell);
-	return rows.filter((row) => row.length > 1 || row[0] !== '');
-}
 
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
@@ -52,21 +30,6 @@ function csvPage(fileName: string, csv: string, perGroup = 9): string {
 		'body{font:14px system-ui,sans-serif;margin:16px;background:#fff;display:inline-block}h1{font-size:16px;margin:0 0 10px}' +
 		'table{border-collapse:collapse;margin-bottom:14px}td,th{border:1px solid #c8c8c8;padding:4px 8px;white-space:nowrap}th{background:#eef1f4;text-align:left}';
 	return `<!doctype html><meta charset="utf-8"><style>${style}</style><div id="csv"><h1>${escape(fileName)}: ${rows.length} lines, ${head.length} columns</h1>${groups.map(table).join('')}</div>`;
-}
-
-/** The CSV file Reconciliation CSV made in a finished run: its name and text. */
-async function csvOf(n8n: N8n, done: ApiExecution): Promise<{ fileName: string; text: string }> {
-	const item = done.data?.resultData.runData['Reconciliation CSV']?.[0]?.data?.main[0]?.[0] as
-		| { binary?: { data?: { fileName?: string; data?: string; id?: string } } }
-		| undefined;
-	const file = item?.binary?.data;
-	if (!file) throw new Error('Reconciliation CSV made no file');
-	const fileName = file.fileName ?? 'payroll.csv';
-	// Kept in the execution (n8n's default binary mode), or in n8n's binary data store.
-	if (file.data && !file.id) return { fileName, text: Buffer.from(file.data, 'base64').toString('utf8') };
-	const response = await n8n.rest<string>('GET', `/binary-data?id=${encodeURIComponent(String(file.id))}&action=download`);
-	if (response.status !== 200) throw new Error(`GET /rest/binary-data → ${response.status}`);
-	return { fileName, text: typeof response.body === 'string' ? response.body : JSON.stringify(response.body) };
 }
 
 export function payrollShots(n8n: N8n): Shot[] {

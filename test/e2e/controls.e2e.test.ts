@@ -14,7 +14,7 @@
  */
 import { describeE2E, ended, startStack, stopStack, type ApiExecution, type Stack } from './support/e2e';
 import { APPROVER_CREDENTIAL, loadExamples } from '../../tooling/demo/examples';
-import { outputOf, payrollDriver } from '../../tooling/demo/payrollExample';
+import { APPROVER_NAME, outputOf, payrollDriver } from '../../tooling/demo/payrollExample';
 import { CREDENTIAL_ID, CREDENTIAL_NAME } from '../../tooling/n8n/n8n';
 import { chain, walletNode } from '../../tooling/n8n/workflow';
 import { payeeMaker, payeeRows, payoutsPerBeneficiary, webhookNode, type Payee } from '../queue/support/queue';
@@ -189,10 +189,10 @@ describeE2E('payment limits on the credential, in n8n', () => {
 		const byName = outputOf;
 		const { start: startPayroll, executionWith, answer, page: approvalPage } = payrollDriver(() => stack!.n8n, PAYROLL.workflow.id);
 
-		const payees = () => (JSON.parse(String((PAYROLL.workflow.nodes.find((n) => n.name === 'Payees')!.parameters as { jsonOutput: string }).jsonOutput)) as { payees: Array<{ employeeId: string; name: string; accountNumber: string; amount: number }> }).payees;
+		const payees = () => (JSON.parse(String((PAYROLL.workflow.nodes.find((n) => n.name === 'Payees')!.parameters as { jsonOutput: string }).jsonOutput)) as { payees: Array<{ employeeId: string; name: string; accountNumber: string; amount: number; currency: string }> }).payees;
 		/** Payouts the sandbox holds to each account number (the example pays inline, by account). */
 		const payoutsTo = (accountNumber: string) => stack!.sandbox.state.transactions.filter((tx) => tx.kind === 'payout' && (tx.destination as { accountNumber?: string }).accountNumber === accountNumber).length;
-		const kes = (amount: number) => `${amount.toLocaleString('en-US', { minimumFractionDigits: 2 })} KES`;
+		const money = (amount: number, currency: string) => `${amount.toLocaleString('en-US', { minimumFractionDigits: 2 })} ${currency}`;
 
 		test('no code: preview, approval on a form showing the preview\'s message, each paid once, the CSV from Pay\'s output; run again: all already paid, rejected, nothing sent', async () => {
 			const { sandbox } = stack!;
@@ -208,15 +208,15 @@ describeE2E('payment limits on the credential, in n8n', () => {
 			const preview = byName(waiting, 'Pay');
 			expect(preview.slice(0, -1).map((p) => [p.decision, p.reason])).toEqual(rows.map(() => ['send', undefined]));
 			const summary = preview.at(-1)!;
-			expect(summary).toMatchObject({ summary: true, rows: 3, toSend: 3, totals: { KES: { minor: 523050, major: '5,230.50 KES' } } });
+			expect(summary).toMatchObject({ summary: true, rows: 3, toSend: 3, totals: { KES: { minor: 248000, major: '2,480.00 KES' }, NGN: { minor: 18500000, major: '185,000.00 NGN' } } });
 			expect(paidCount()).toBe(before);
 
 			// The approver's page shows the preview's message: every payee by name, masked account and amount.
 			const ask = byName(waiting, 'Ask for Approval')[0];
 			expect([ask.fingerprint, ask.message]).toEqual([summary.fingerprint, summary.message]);
 			const page = await approvalPage(String(ask.approveAt));
-			rows.forEach((row, i) => expect(page).toContain(`${i + 1}. ${row.name} · ••••${row.accountNumber.slice(-4)} · ${kes(row.amount)}`));
-			expect(page).toContain('Total: 5,230.50 KES');
+			rows.forEach((row, i) => expect(page).toContain(`${i + 1}. ${row.name} · ••••${row.accountNumber.slice(-4)} · ${money(row.amount, row.currency)}`));
+			expect(page).toContain('Total: 2,480.00 KES; 185,000.00 NGN');
 			expect(page).not.toContain(rows[0].accountNumber);
 
 			await answer(String(ask.approveAt), 'Approve');
@@ -229,6 +229,10 @@ describeE2E('payment limits on the credential, in n8n', () => {
 				rows.map((row) => [row.employeeId, row.name, '2026-11', row.accountNumber === CLOSED_ACCOUNT ? 'failed' : 'success']),
 			);
 			for (const r of sent) expect(typeof r.id).toBe('string');
+			// …with its result, the key to resend it with, and who approved (the form's Name).
+			expect(sent.map((r) => [r.result, r.idempotencyKey, r.approvedBy])).toEqual(
+				rows.map((row) => [row.accountNumber === CLOSED_ACCOUNT ? 'failed' : 'paid', `period:2026-11|row:${row.employeeId}`, APPROVER_NAME]),
+			);
 			const file = done.data?.resultData.runData['Reconciliation CSV']?.[0]?.data?.main[0]?.[0] as { binary?: { data?: { fileName?: string; mimeType?: string } } } | undefined;
 			const csv = file?.binary?.data;
 			expect([csv?.fileName, csv?.mimeType]).toEqual(['payroll-2026-11.csv', 'text/csv']);

@@ -8,87 +8,27 @@
  *
  *   nocode[<case>]: <n> sent, <m> already submitted, <k> refused
  */
-import * as http from 'http';
-import type { AddressInfo } from 'net';
-
 import { describeE2E, sandboxApi, startStack, stopStack, type Stack } from './support/e2e';
+import { row, type Row, serveRows, SOURCE, withSource } from './support/payrollSheet';
 import { APPROVER_CREDENTIAL, loadExamples } from '../../tooling/demo/examples';
 import { CREDENTIAL_ID, CREDENTIAL_NAME, type WorkflowJson } from '../../tooling/n8n/n8n';
 import { outputOf, payrollDriver } from '../../tooling/demo/payrollExample';
 import type { PayoutRecord } from '../../tooling/sandbox/state';
 
 const EXAMPLE = loadExamples({ id: CREDENTIAL_ID, name: CREDENTIAL_NAME }).find((e) => e.workflow.id === 'WalletExPayApprv')!;
-const SOURCE = 'Payroll Sheet';
-
-/** A sheet's row, with the example's columns; `amount` as a sheet or a CSV export gives it. */
-interface Row {
-	employeeId: string;
-	name: string;
-	email: string;
-	amount: number | string;
-	wallet: string;
-	payTo: string;
-	country: string;
-	currency: string;
-	network?: string;
-	accountNumber: string;
-	bankCode?: string;
-	beneficiaryId?: string;
-	note: string;
-	period: string;
-}
-const row = (n: number, amount: number, period: string): Row => ({
-	employeeId: `E${n}`,
-	name: `Payee ${n}`,
-	email: `payee${n}@example.com`,
-	amount,
-	wallet: 'KES',
-	payTo: 'Mobile Money',
-	country: 'KE',
-	currency: 'KES',
-	network: 'MPESA',
-	accountNumber: `25471234600${n}`,
-	note: `Salary ${period}`,
-	period,
-});
 const monthOf = (period: string) => [row(1, 1500, period), row(2, 2200, period), row(3, 1530.5, period)];
-
-/**
- * The example with Payees and Payroll Rows replaced by one HTTP Request node at `url` that gives
- * one item per row, as a Google Sheets node does: the connections moved, nothing else touched.
- */
-function withSource(workflow: WorkflowJson, url: string): WorkflowJson {
-	const payees = workflow.nodes.find((n) => n.name === 'Payees')!;
-	const source = { ...payees, name: SOURCE, type: 'n8n-nodes-base.httpRequest', typeVersion: 4.2, parameters: { url, options: {} } };
-	const replaced = new Set(['Payees', 'Payroll Rows']);
-	const rename = (name: string) => (replaced.has(name) ? SOURCE : name);
-	const connections = Object.fromEntries(
-		Object.entries(workflow.connections)
-			.filter(([from]) => from !== 'Payees')
-			.map(([from, outputs]) => [
-				rename(from),
-				{ main: (outputs as { main: Array<Array<{ node: string }>> }).main.map((targets) => targets.map((t) => ({ ...t, node: rename(t.node) }))) },
-			]),
-	);
-	const nodes = workflow.nodes.filter((n) => n.name !== 'Payroll Rows').map((n) => (n === payees ? source : n));
-	return { ...workflow, id: 'WalletNoCodePay1', name: 'Payroll from a sheet (no code)', nodes, connections };
-}
 
 describeE2E('no-code payroll: the example with its payees from another node, month after month', () => {
 	let stack: Stack | undefined;
-	let server: http.Server;
+	let sheet: Awaited<ReturnType<typeof serveRows>>;
 	let rows: Row[] = [];
 	let workflow: WorkflowJson;
 	const lines: string[] = [];
 	const driver = payrollDriver(() => stack!.n8n, 'WalletNoCodePay1');
 
 	beforeAll(async () => {
-		server = http.createServer((_request, response) => {
-			response.setHeader('content-type', 'application/json');
-			response.end(JSON.stringify(rows));
-		});
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-		workflow = withSource(EXAMPLE.workflow, `http://127.0.0.1:${(server.address() as AddressInfo).port}/payees`);
+		sheet = await serveRows();
+		workflow = withSource(EXAMPLE.workflow, sheet.url, 'WalletNoCodePay1', 'Payroll from a sheet (no code)');
 		stack = await startStack();
 		stack.sandbox.configure({ settlement: { delayMs: 500 } });
 		await stack.n8n.importWorkflows([workflow]);
@@ -99,7 +39,7 @@ describeE2E('no-code payroll: the example with its payees from another node, mon
 	afterAll(async () => {
 		if (lines.length > 0) process.stdout.write(`\n${lines.join('\n')}\n`);
 		await stopStack(stack);
-		await new Promise((resolve) => server.close(resolve));
+		await sheet.close();
 	});
 
 	/** Payouts the sandbox holds to each row's account, summed over `of`. */
@@ -110,6 +50,7 @@ describeE2E('no-code payroll: the example with its payees from another node, mon
 	/** One round: the rows served, the preview, `meanwhile` (the sheet edited while the approver looks), the answer. */
 	async function round(label: string, served: Row[], decision: 'Approve' | 'Reject', meanwhile?: () => void) {
 		rows = served;
+		sheet.set(rows);
 		const before = paidTo(everyone());
 		const waiting = await driver.start();
 		const preview = outputOf(waiting, 'Pay');
@@ -160,6 +101,7 @@ describeE2E('no-code payroll: the example with its payees from another node, mon
 		const december = monthOf('2031-12');
 		const changed = await round('changed rows', december, 'Approve', () => {
 			rows = [december[0], december[1], { ...december[2], amount: 1630.5 }, row(4, 900, '2031-12')];
+			sheet.set(rows);
 		});
 		expect([changed.sent, changed.done.status]).toEqual([0, 'error']);
 		expect(changed.error).toContain('item 2 (period:2031-12|row:E3) changed: 1,530.50 KES approved, 1,630.50 KES now');

@@ -7,6 +7,9 @@ import { executionWhen, type ApiExecution } from '../n8n/executions';
 import { approverLogin } from './examples';
 import type { N8n } from '../n8n/n8n';
 
+/** The name the approver types on the form (the CSV's approvedBy). */
+export const APPROVER_NAME = 'Amina Wekesa';
+
 /** A node's output items (main output 0) in one of its runs. */
 export const outputOf = (execution: ApiExecution, node: string, runIndex = 0) =>
 	(execution.data?.resultData.runData[node]?.[runIndex]?.data?.main[0] ?? []).map((item) => item.json);
@@ -26,12 +29,14 @@ export function payrollDriver(n8n: () => N8n, workflowId: string) {
 			return await executionWith(id, ['waiting']);
 		},
 		/**
-		 * The approver's answer on the form n8n serves at the approval link (field 0: Decision),
-		 * logged in as the approver (the Wait node's Basic Auth), or as `login` says; its status.
+		 * The approver's answer on the form n8n serves at the approval link (field 0: Decision, field
+		 * 1: the approver's name), logged in as the approver (the Wait node's Basic Auth), or as
+		 * `login` says; its status.
 		 */
-		async answer(approveAt: string, decision: 'Approve' | 'Reject', login: string | null = approverLogin()): Promise<number> {
+		async answer(approveAt: string, decision: 'Approve' | 'Reject', login: string | null = approverLogin(), name = APPROVER_NAME): Promise<number> {
 			const form = new FormData();
 			form.append('field-0', decision);
+			form.append('field-1', name);
 			const response = await fetch(approveAt, { method: 'POST', body: form, headers: login ? { authorization: login } : {} });
 			if (login === approverLogin() && response.status !== 200) throw new Error(`${decision} at ${approveAt} → ${response.status}`);
 			return response.status;
@@ -42,3 +47,42 @@ export function payrollDriver(n8n: () => N8n, workflowId: string) {
 		},
 	};
 }
+
+/** A CSV as rows of cells (quoted cells may hold commas, quotes and line breaks). */
+export function parseCsv(text: string): string[][] {
+	const rows: string[][] = [[]];
+	let cell = '';
+	let quoted = false;
+	for (let at = 0; at < text.length; at++) {
+		const char = text[at];
+		if (quoted) {
+			if (char === '"' && text[at + 1] === '"') cell += text[++at];
+			else if (char === '"') quoted = false;
+			else cell += char;
+		} else if (char === '"') quoted = true;
+		else if (char === ',' || char === '\n') {
+			rows.at(-1)!.push(cell.replace(/\r$/, ''));
+			cell = '';
+			if (char === '\n') rows.push([]);
+		} else cell += char;
+	}
+	if (cell !== '' || rows.at(-1)!.length > 0) rows.at(-1)!.push(cell);
+	return rows.filter((row) => row.length > 1 || row[0] !== '');
+}
+
+
+/** The CSV file Reconciliation CSV made in a finished run: its name and text. */
+export async function csvOf(n8n: N8n, done: ApiExecution): Promise<{ fileName: string; text: string }> {
+	const item = done.data?.resultData.runData['Reconciliation CSV']?.[0]?.data?.main[0]?.[0] as
+		| { binary?: { data?: { fileName?: string; data?: string; id?: string } } }
+		| undefined;
+	const file = item?.binary?.data;
+	if (!file) throw new Error('Reconciliation CSV made no file');
+	const fileName = file.fileName ?? 'payroll.csv';
+	// Kept in the execution (n8n's default binary mode), or in n8n's binary data store.
+	if (file.data && !file.id) return { fileName, text: Buffer.from(file.data, 'base64').toString('utf8') };
+	const response = await n8n.rest<string>('GET', `/binary-data?id=${encodeURIComponent(String(file.id))}&action=download`);
+	if (response.status !== 200) throw new Error(`GET /rest/binary-data → ${response.status}`);
+	return { fileName, text: typeof response.body === 'string' ? response.body : JSON.stringify(response.body) };
+}
+

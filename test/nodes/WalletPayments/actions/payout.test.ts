@@ -343,13 +343,15 @@ test('with Continue On Fail, an error item carries its row’s fields and, once 
 	};
 	const result = await fixture.run(parameters, { items, continueOnFail: true });
 	expect(result.error).toBeUndefined();
-	expect(result.items.map((item) => [item.json.employeeId, item.json.name, item.json.error === undefined, item.json.idempotencyKey])).toEqual([
-		['EMP-1', 'Ann', true, undefined],
+	expect(result.items.map((item) => [item.json.employeeId, item.json.name, item.json.error === undefined, item.json.idempotencyKey, item.json.result])).toEqual([
+		// Sent: the key it was sent under, to resend it with should it fail at the service.
+		['EMP-1', 'Ann', true, 'period:2026-11|row:EMP-1', 'sent'],
 		// Refused before anything was made of it: no key yet.
-		['EMP-2', 'Ben', false, undefined],
+		['EMP-2', 'Ben', false, undefined, 'refused'],
 		// Refused by the service: the key is there to resend it with once the row is fixed.
-		['EMP-3', 'Cy', false, 'period:2026-11|row:EMP-3'],
+		['EMP-3', 'Cy', false, 'period:2026-11|row:EMP-3', 'refused'],
 	]);
+	expect(result.items[2].json.reason).toBe(result.items[2].json.error);
 	expect(result.items[1].json.error).toMatch(/Amount/);
 	expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 });

@@ -1,0 +1,55 @@
+/**
+ * A mail server for tests: takes every message n8n's Send Email node sends over plain SMTP (no
+ * TLS, no login) and keeps it, so a test can read what the approver would get.
+ */
+import * as net from 'net';
+import type { AddressInfo } from 'net';
+
+export interface SmtpSink {
+	port: number;
+	/** The messages received, each as its raw text (headers and body). */
+	messages: string[];
+	close(): Promise<void>;
+}
+
+export async function startSmtpSink(): Promise<SmtpSink> {
+	const messages: string[] = [];
+	const server = net.createServer((socket) => {
+		let buffer = '';
+		let data: string[] | undefined;
+		const say = (line: string) => socket.write(`${line}\r\n`);
+		say('220 sink ESMTP');
+		socket.on('data', (chunk) => {
+			buffer += chunk.toString('utf8');
+			let end: number;
+			while ((end = buffer.indexOf('\r\n')) !== -1) {
+				const line = buffer.slice(0, end);
+				buffer = buffer.slice(end + 2);
+				if (data) {
+					if (line === '.') {
+						messages.push(data.join('\r\n'));
+						data = undefined;
+						say('250 OK: queued');
+					} else data.push(line.startsWith('..') ? line.slice(1) : line);
+					continue;
+				}
+				const verb = line.slice(0, 4).toUpperCase();
+				if (verb === 'EHLO') say('250 sink');
+				else if (verb === 'DATA') {
+					data = [];
+					say('354 End data with <CR><LF>.<CR><LF>');
+				} else if (verb === 'QUIT') {
+					say('221 Bye');
+					socket.end();
+				} else say('250 OK');
+			}
+		});
+		socket.on('error', () => undefined);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		port: (server.address() as AddressInfo).port,
+		messages,
+		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}
