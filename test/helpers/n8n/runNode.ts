@@ -129,6 +129,12 @@ export interface RunOptions {
 	typeVersion?: number;
 	/** n8n's execution mode (default 'manual'); 'retry' is a Retry of an execution. */
 	mode?: WorkflowExecuteMode;
+	/**
+	 * The workflow's static data, as n8n loads it from its database; what the run writes is left
+	 * in it (pass the same object to the next run to imitate a run n8n saves, a new one for one it
+	 * does not).
+	 */
+	staticData?: IDataObject;
 }
 
 export interface RunResult {
@@ -217,6 +223,7 @@ export async function runWalletNode(options: RunOptions): Promise<RunResult> {
 		nodeTypes,
 		active: false,
 		settings: {},
+		staticData: options.staticData,
 	});
 
 	const mode = options.mode ?? 'manual';

@@ -11,7 +11,7 @@ import {
 	optionalText,
 	requiredEmail,
 } from '../../input/validation';
-import { amountProperties, readMinorAmount } from '../../input/units';
+import { amountProperties, currencyExponent, readMinorAmount } from '../../input/units';
 import type { GuardedOperation, GuardedRequest } from '../../engine/exactlyOnce/prepare';
 
 const properties: INodeProperties[] = [
@@ -127,12 +127,40 @@ export async function prepare(this: IExecuteFunctions, itemIndex: number): Promi
 	if (accountName !== undefined) payload.accountName = accountName;
 	if (Object.keys(payload).length > 0) body.payload = payload;
 
+	const minor = body.amount as number;
 	return {
 		endpoint: path,
 		body,
 		reference: { given: this.getNodeParameter('reference', itemIndex, '') },
 		movesMoney: false,
+		// One unit in the output whatever the service echoes (providers differ): the amount asked
+		// for, in major units, beside it in minor units (docs/collections.md).
+		present: (data) => ({
+			...data,
+			amount: minor / 10 ** currencyExponent(currency),
+			centAmount: minor,
+		}),
+		keep: (output) => pick(output, KEPT_FIELDS),
 	};
 }
+
+/** What a later run outputs again for a collection already made: what the customer pays into. */
+const KEPT_FIELDS = [
+	'id',
+	'reference',
+	'accountName',
+	'accountNumber',
+	'bankName',
+	'amount',
+	'centAmount',
+	'currency',
+	'status',
+	'createdAt',
+	'expiryDate',
+	'expiryInSeconds',
+];
+
+const pick = (data: IDataObject, fields: string[]): IDataObject =>
+	Object.fromEntries(fields.filter((field) => data[field] !== undefined).map((f) => [f, data[f]]));
 
 export const operation = { kind: 'guarded', description, prepare } satisfies GuardedOperation;

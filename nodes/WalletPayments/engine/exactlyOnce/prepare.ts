@@ -44,6 +44,11 @@ export interface GuardedRequest {
 	present?: (data: IDataObject) => IDataObject;
 	/** After sending, check the new transaction until its status is final (payouts). */
 	waitForFinal?: WaitSettings;
+	/**
+	 * What of the service's answer the node keeps (engine/keptRecords.ts), so that a run that finds
+	 * the item already submitted outputs it again (a collection's receiving account).
+	 */
+	keep?: (output: IDataObject) => IDataObject;
 	/** What an earlier run created, looked up by its reference, where the API can. */
 	findExisting?: (
 		context: IExecuteFunctions,

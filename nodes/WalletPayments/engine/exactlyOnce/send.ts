@@ -11,6 +11,7 @@ import type { Ledger, SentDay, Verdict } from '../../../shared/ledger';
 import { alreadySentForAgent, isAgentTool } from '../../descriptions/toolDescriptions';
 import { outcomeOf } from '../../transport/errors';
 import { apiRequest } from '../../transport/request';
+import { keepRecord, keptDetails } from '../keptRecords';
 import type { PreparedItem } from './prepare';
 
 const RESEND_HOW =
@@ -34,6 +35,7 @@ async function existingRecord(
 	context: IExecuteFunctions,
 	item: PreparedItem,
 ): Promise<IDataObject | undefined> {
+	if (item.request.keep) return keptDetails(context, item.key);
 	if (!item.request.findExisting || item.reference === undefined) return undefined;
 	try {
 		return await item.request.findExisting(context, item.reference);
@@ -127,5 +129,7 @@ export async function sendItem(
 		return await afterFailure(context, ledger, item, error);
 	}
 	ledger.accepted(item.key);
-	return item.request.present ? item.request.present(data) : data;
+	const output = item.request.present ? item.request.present(data) : data;
+	if (item.request.keep) keepRecord(context, item.key, item.request.keep(output));
+	return output;
 }

@@ -69,7 +69,9 @@ describe('Collection → Initialize', () => {
 				bankName: 'Wema Bank',
 				description: 'Order 1001',
 				reference: 'ORDER-1001',
-				amount: 250000,
+				// One unit whatever the service echoes: major units, and minor beside them.
+				amount: 2500,
+				centAmount: 250000,
 				currency: 'NGN',
 				action: 'deposit_ngn',
 			}),
@@ -92,7 +94,7 @@ describe('Collection → Initialize', () => {
 			reference: expect.stringMatching(/^n8n-[0-9a-f]{24}$/),
 			payload: { type: 'Wema Bank' },
 		});
-		expect(result.items[0].json).toMatchObject({ bankName: 'Wema Bank', amount: 250000, reference: (request.body as IDataObject).reference });
+		expect(result.items[0].json).toMatchObject({ bankName: 'Wema Bank', amount: 2500, centAmount: 250000, reference: (request.body as IDataObject).reference });
 	});
 
 	test('without a reference the derived one is sent; no description or payload keys', async () => {
@@ -117,9 +119,9 @@ describe('Collection → Initialize', () => {
 			[2000, 'b@example.com'],
 		]);
 		expect(bodies[0].reference).not.toBe(bodies[1].reference);
-		expect(result.items.map((item) => [item.json.amount, item.pairedItem])).toEqual([
-			[1000, { item: 0 }],
-			[2000, { item: 1 }],
+		expect(result.items.map((item) => [item.json.amount, item.json.centAmount, item.pairedItem])).toEqual([
+			[10, 1000, { item: 0 }],
+			[20, 2000, { item: 1 }],
 		]);
 	});
 
@@ -146,7 +148,7 @@ describe('Collection → Initialize', () => {
 	});
 
 	describe('Amount Unit', () => {
-		test('major units are converted with the currency’s decimals: exact request, and the output is the API’s own', async () => {
+		test('major units are converted with the currency’s decimals: exact request, and the output in major units with the minor beside them', async () => {
 			const result = await fixture.run(initialize({ amountUnit: 'major', amount: 2500.5, reference: 'ORDER-2' }));
 
 			expect(result.error).toBeUndefined();
@@ -166,7 +168,8 @@ describe('Collection → Initialize', () => {
 					bankName: expect.any(String),
 					description: expect.any(String),
 					reference: 'ORDER-2',
-					amount: 250050,
+					amount: 2500.5,
+					centAmount: 250050,
 					currency: 'NGN',
 					action: 'deposit_ngn',
 				}),
