@@ -34,5 +34,5 @@ export const includeInputFieldsField: INodeProperties = {
 	type: 'boolean',
 	default: false,
 	description:
-		'Whether to add the input row’s own fields (e.g. name, email, period) to each output item, beside the payout’s, with the row’s result (paid, failed, sent, refused, already submitted or unknown) and its reason. Where a name is the same, the payout’s field wins.',
+		'Whether to add the input row’s own fields (e.g. name, email, period) to each output item, beside the service’s, with the row’s result (paid, failed, sent, refused, already submitted or unknown) and its reason. Where a name is the same, the service’s field wins.',
 };

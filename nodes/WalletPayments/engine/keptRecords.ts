@@ -44,7 +44,7 @@ const NOT_KEPT =
 	'This node did not keep its details: it was made by a run started from the editor (n8n does not save what such a run keeps), by an earlier version, or more than 1,000 records ago. Look it up in the service’s dashboard by its reference.';
 
 const expiredNote = (expiryDate: string) =>
-	`Its receiving account expired at ${expiryDate}: the customer can no longer pay into it. To bill them again in this period, give the row a new key (e.g. Period 2026-11-2 instead of 2026-11): that makes a new collection.`;
+	`Its receiving account expired at ${expiryDate}: unless the customer paid before then, they can no longer pay into it. To bill them again in this period, turn on Renew Expired (a new collection for those the service says expired unpaid, under its own key).`;
 
 /**
  * What an already-submitted item outputs of what was created: the kept record, with

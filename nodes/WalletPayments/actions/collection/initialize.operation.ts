@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { forOperation } from '../../descriptions/displayOptions';
-import { customerEmailField } from '../../descriptions/fields';
+import { customerEmailField, includeInputFieldsField } from '../../descriptions/fields';
 import { duplicateProtectionField, referenceField } from '../../controls/idempotency';
 import { sendBatchingField } from '../../input/batching';
 import {
@@ -13,6 +13,7 @@ import {
 } from '../../input/validation';
 import { amountProperties, currencyExponent, readMinorAmount } from '../../input/units';
 import type { GuardedOperation, GuardedRequest } from '../../engine/exactlyOnce/prepare';
+import { renewedKey, renewExpiredField } from './renewal';
 
 const properties: INodeProperties[] = [
 	{
@@ -91,6 +92,8 @@ const properties: INodeProperties[] = [
 		],
 	},
 	duplicateProtectionField,
+	renewExpiredField,
+	includeInputFieldsField,
 	sendBatchingField,
 ];
 
@@ -141,6 +144,7 @@ export async function prepare(this: IExecuteFunctions, itemIndex: number): Promi
 			centAmount: minor,
 		}),
 		keep: (output) => pick(output, KEPT_FIELDS),
+		renewal: renewedKey,
 	};
 }
 
@@ -158,6 +162,7 @@ const KEPT_FIELDS = [
 	'createdAt',
 	'expiryDate',
 	'expiryInSeconds',
+	'renewalOf',
 ];
 
 const pick = (data: IDataObject, fields: string[]): IDataObject =>

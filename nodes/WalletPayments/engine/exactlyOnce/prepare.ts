@@ -49,6 +49,8 @@ export interface GuardedRequest {
 	 * the item already submitted outputs it again (a collection's receiving account).
 	 */
 	keep?: (output: IDataObject) => IDataObject;
+	/** A key to send under instead of the row's, when what it made expired (collections). */
+	renewal?: (context: IExecuteFunctions, key: string, itemIndex: number) => Promise<string>;
 	/** What an earlier run created, looked up by its reference, where the API can. */
 	findExisting?: (
 		context: IExecuteFunctions,
@@ -72,6 +74,8 @@ export interface PreparedItem extends LedgerItem {
 	reference?: string;
 	/** The row's own key, when Resend Only These Keys sends it under a resend's key. */
 	resendOf?: string;
+	/** The key of what expired, when this item makes it again (Renew Expired). */
+	renewalOf?: string;
 	/** Duplicate Protection's Period, where the key was made from it. */
 	period?: string;
 	/** What an approval covers (controls/approval.ts): the request and the key the user gave. */
@@ -123,7 +127,11 @@ export async function prepareItem(
 			? undefined
 			: doneOnceKey(request.endpoint, request.doneOnceFor)) ??
 		derivedKey({ workflowId, nodeId, origin, itemIndex, request: request.body });
-	const key = await resendKey(context, resendChain(rowKey, resendKeysOf(protection.resendKeys)));
+	const sendKey = await resendKey(
+		context,
+		resendChain(rowKey, resendKeysOf(protection.resendKeys)),
+	);
+	const key = request.renewal ? await request.renewal(context, sendKey, itemIndex) : sendKey;
 	let reference: string | undefined;
 	if (request.reference) {
 		reference = givenReference ?? referenceFromKey(workflowId, nodeId, key);
@@ -138,7 +146,8 @@ export async function prepareItem(
 		request,
 		key,
 		reference,
-		...(key === rowKey ? {} : { resendOf: rowKey }),
+		...(sendKey === rowKey ? {} : { resendOf: rowKey }),
+		...(key === sendKey ? {} : { renewalOf: sendKey }),
 		...(period === undefined ? {} : { period }),
 		approved,
 		allowResend: protection.allowResend === true,

@@ -129,7 +129,15 @@ export async function sendItem(
 		return await afterFailure(context, ledger, item, error);
 	}
 	ledger.accepted(item.key);
-	const output = item.request.present ? item.request.present(data) : data;
+	const presented = item.request.present ? item.request.present(data) : data;
+	const output =
+		item.renewalOf === undefined
+			? presented
+			: {
+					...presented,
+					renewalOf: item.renewalOf,
+					renewalNote: `A new one, under its own key: the one made under ${item.renewalOf} expired unpaid.`,
+				};
 	if (item.request.keep) keepRecord(context, item.key, item.request.keep(output));
 	return output;
 }

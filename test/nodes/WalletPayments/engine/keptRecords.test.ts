@@ -56,7 +56,7 @@ test('expired: the same details, said plainly, with how to bill again in the per
 		[true, true],
 		[true, true],
 	]);
-	expect(String(later.items[0].json.detailsNote)).toMatch(/^Its receiving account expired at .*: the customer can no longer pay into it\. To bill them again in this period, give the row a new key/);
+	expect(String(later.items[0].json.detailsNote)).toMatch(/^Its receiving account expired at .*: unless the customer paid before then, they can no longer pay into it\. To bill them again in this period, turn on Renew Expired/);
 	const renewed = await fixture.run(bill, { items: customers('2026-12-2'), staticData });
 	expect(renewed.items.map((i) => i.json.alreadySubmitted ?? false)).toEqual([false, false]);
 	expect(posts()).toBe(4);
@@ -84,4 +84,24 @@ test('each record is kept under its key, the newest MAX_KEPT of them', async () 
 	for (let n = 0; n <= MAX_KEPT + 1; n++) keepRecord(context, `k${n}`, { n });
 	expect([keptRecord(context, 'k0'), keptRecord(context, 'k1'), keptRecord(context, 'k2')?.record]).toEqual([undefined, undefined, { n: 2 }]);
 	expect([Object.keys(data.kept as object).length, data.keptCount]).toEqual([MAX_KEPT, MAX_KEPT]);
+});
+
+test('Renew Expired: an expired unpaid collection is made again under its own key, once; a paid one never', async () => {
+	const staticData: IDataObject = {};
+	const first = await fixture.run(bill, { items: customers('2027-03'), staticData });
+	await fixture.sandbox.controls.markCollectionPaid(String(first.items[0].json.id));
+	await new Promise((resolve) => setTimeout(resolve, 2100));
+	const renew = { ...bill, renewExpired: true };
+	const before = posts();
+	const renewed = await fixture.run(renew, { items: customers('2027-03'), staticData });
+	expect(posts() - before).toBe(1);
+	expect(renewed.items.map((i) => [i.json.alreadySubmitted ?? false, i.json.renewalOf ?? null])).toEqual([
+		[true, null],
+		[false, 'period:2027-03|row:C-2'],
+	]);
+	expect(renewed.items[1].json.accountNumber).not.toBe(first.items[1].json.accountNumber);
+	expect(String(renewed.items[1].json.renewalNote)).toContain('expired unpaid');
+	const again = await fixture.run(renew, { items: customers('2027-03'), staticData });
+	expect(posts() - before).toBe(1);
+	expect([again.items[1].json.alreadySubmitted, again.items[1].json.expired, again.items[1].json.accountNumber]).toEqual([true, false, renewed.items[1].json.accountNumber]);
 });
