@@ -9,7 +9,7 @@
  */
 import { describeE2E, startStack, stopStack, type Stack } from './support/e2e';
 import { row, type Row, serveRows, withSource } from './support/payrollSheet';
-import { startSmtpSink, type SmtpSink } from './support/smtpSink';
+import { readMail, startSmtpSink, type SmtpSink } from './support/smtpSink';
 import { APPROVER_CREDENTIAL, loadExamples } from '../../tooling/demo/examples';
 import { CREDENTIAL_ID, CREDENTIAL_NAME, type WorkflowJson } from '../../tooling/n8n/n8n';
 import { APPROVER_NAME, csvOf, outputOf, parseCsv, payrollDriver } from '../../tooling/demo/payrollExample';
@@ -18,21 +18,6 @@ const EXAMPLE = loadExamples({ id: CREDENTIAL_ID, name: CREDENTIAL_NAME }).find(
 const WORKFLOW_ID = 'WalletSheetPay01';
 const CLOSED = '254799000777';
 const MAIL_CREDENTIAL = { id: 'WalletMailSink01', name: 'Approver mail (test)', type: 'smtp' };
-
-/** A plain-text message's subject and body, its transfer encoding undone. */
-function readMail(raw: string): { subject: string; body: string } {
-	const [head, ...rest] = raw.split('\r\n\r\n');
-	const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'im').exec(head)?.[1] ?? '';
-	const body = rest.join('\r\n\r\n');
-	const encoding = header('Content-Transfer-Encoding').toLowerCase();
-	const decoded =
-		encoding === 'base64'
-			? Buffer.from(body, 'base64').toString('utf8')
-			: encoding === 'quoted-printable'
-				? Buffer.from(body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8')
-				: body;
-	return { subject: header('Subject'), body: decoded.replace(/\r\n/g, '\n') };
-}
 
 describeE2E('payroll from a real sheet: every row in the CSV, one row resent once, the approver named', () => {
 	let stack: Stack | undefined;

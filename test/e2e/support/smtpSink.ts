@@ -53,3 +53,18 @@ export async function startSmtpSink(): Promise<SmtpSink> {
 		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
 	};
 }
+
+/** A plain-text message's subject and body, its transfer encoding undone. */
+export function readMail(raw: string): { subject: string; body: string } {
+	const [head, ...rest] = raw.split('\r\n\r\n');
+	const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'im').exec(head)?.[1] ?? '';
+	const body = rest.join('\r\n\r\n');
+	const encoding = header('Content-Transfer-Encoding').toLowerCase();
+	const decoded =
+		encoding === 'base64'
+			? Buffer.from(body, 'base64').toString('utf8')
+			: encoding === 'quoted-printable'
+				? Buffer.from(body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8')
+				: body;
+	return { subject: header('Subject'), body: decoded.replace(/\r\n/g, '\n') };
+}

@@ -1,0 +1,143 @@
+/**
+ * Scheduled collections end to end (issue #57, proof), in a real n8n: the collections example
+ * (examples/scheduled-collections.json) and the receipt example (collection-paid-receipt.json),
+ * published and run as n8n runs them on their schedules (a production webhook stands in for each
+ * schedule, so n8n saves what the node keeps, as it does for a scheduled run), with their e-mail
+ * nodes turned on and pointed at a mail server the test runs:
+ *
+ *   collections[<case>]: <n> created, <m> with account details, <e> emails, <p> marked paid
+ */
+import { randomUUID } from 'crypto';
+
+import { describeE2E, executionsOf, startStack, stopStack, waitForExecutions, type ApiExecution, type Stack } from './support/e2e';
+import { readMail, startSmtpSink, type SmtpSink } from './support/smtpSink';
+import { loadExamples } from '../../tooling/demo/examples';
+import { outputOf } from '../../tooling/demo/payrollExample';
+import { CREDENTIAL_ID, CREDENTIAL_NAME, type WorkflowJson } from '../../tooling/n8n/n8n';
+import type { CollectionRecord } from '../../tooling/sandbox/state';
+
+const examples = loadExamples({ id: CREDENTIAL_ID, name: CREDENTIAL_NAME });
+const BILLING = examples.find((e) => e.workflow.id === 'WalletExCollect1')!;
+const RECEIPT = examples.find((e) => e.workflow.id === 'WalletExCollPaid')!;
+const MAIL = { id: 'WalletMailSink02', name: 'Billing mail (test)', type: 'smtp' };
+/** How long the sandbox's receiving accounts live: past the first four cases, then waited out. */
+const EXPIRY_SECONDS = 20;
+
+/** The example as n8n runs it on its schedule: each schedule (and Run Now) a production webhook instead; e-mail on. */
+function published(workflow: WorkflowJson, webhooks: Record<string, string>, change: (node: WorkflowJson['nodes'][number]) => WorkflowJson['nodes'][number] = (n) => n): WorkflowJson {
+	const nodes = workflow.nodes.map((n) => {
+		const path = webhooks[String(n.name)];
+		if (path) return { ...n, type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: randomUUID(), parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} } };
+		if (n.type === 'n8n-nodes-base.emailSend') return { ...n, disabled: false, credentials: { smtp: { id: MAIL.id, name: MAIL.name } } };
+		return change(n);
+	});
+	return { ...workflow, nodes };
+}
+
+describeE2E('scheduled collections: bill every customer each month, know who paid, remind who did not', () => {
+	let stack: Stack | undefined;
+	let mail: SmtpSink;
+	const lines: string[] = [];
+
+	beforeAll(async () => {
+		mail = await startSmtpSink();
+		stack = await startStack({ collectionExpirySeconds: EXPIRY_SECONDS, webhook: { retryDelaysMs: [] } });
+		const billing = published(BILLING.workflow, { 'Run Now': 'bill-now', 'Every Day at 09:00': 'remind-now' }, (n) =>
+			// The user's number of days: 0 here, so that every unpaid row is due today.
+			n.name === 'Remind From' ? { ...n, parameters: { ...(n.parameters as object), duration: 0 } } : n,
+		);
+		await stack.n8n.importWorkflows([billing, published(RECEIPT.workflow, {})]);
+		await stack.n8n.importCredentials([{ ...MAIL, data: { host: '127.0.0.1', port: mail.port, secure: false, disableStartTls: true, user: '', password: '' } }]);
+		await stack.n8n.start();
+		// Published through the API once n8n runs, as a user does in the editor.
+		await stack.n8n.publishNow(BILLING.workflow.id);
+		await stack.n8n.publishNow(RECEIPT.workflow.id);
+		for (const path of ['bill-now', 'remind-now']) await stack.n8n.waitForPublishedWebhook(path);
+		const trigger = RECEIPT.triggers[0];
+		stack.sandbox.configure({ webhook: { url: `${stack.n8n.baseUrl}/webhook/${trigger.webhookId}/${trigger.path}` } });
+	});
+
+	afterAll(async () => {
+		if (lines.length > 0) process.stdout.write(`\n${lines.join('\n')}\n`);
+		await stopStack(stack);
+		await mail.close();
+	});
+
+	const collections = () => stack!.sandbox.state.transactions.filter((t): t is CollectionRecord => t.kind === 'collection');
+	const newest = (runs: ApiExecution[]) => runs.reduce((a, b) => (Number(a.id) > Number(b.id) ? a : b));
+
+	/** Starts the workflow at `path` (or runs `start`), waits for its run, and prints the case's line. */
+	async function round(label: string, workflowId: string, start: () => Promise<unknown>) {
+		const before = { made: collections().length, mails: mail.messages.length, runs: (await executionsOf(stack!.n8n, workflowId)).length };
+		await start();
+		const run = newest(await waitForExecutions(stack!.n8n, workflowId, before.runs + 1, 60000));
+		expect(run.status).toBe('success');
+		const recorded = outputOf(run, 'Record Collection');
+		const paid = outputOf(run, 'Mark Paid').filter((row) => row.paidAt);
+		// The mail server has the message once n8n's Send Email node finished, before the run ended.
+		const result = { run, recorded, created: collections().length - before.made, details: recorded.filter((row) => /^\d{10}$/.test(String(row.accountNumber))).length, emails: mail.messages.slice(before.mails).map((raw) => readMail(raw).body), paid: paid.length };
+		lines.push(`collections[${label}]: ${result.created} created, ${result.details} with account details, ${result.emails.length} emails, ${result.paid} marked paid`);
+		return result;
+	}
+	const post = (path: string) => async () => await fetch(`${stack!.n8n.baseUrl}/webhook/${path}`, { method: 'POST' });
+	const bill = async (label: string) => await round(label, BILLING.workflow.id, post('bill-now'));
+	const remind = async (label: string) => await round(label, BILLING.workflow.id, post('remind-now'));
+	const accounts = (rows: Array<Record<string, unknown>>) => rows.map((row) => [row.customerNo, row.accountNumber, row.bankName, row.amount, row.currency, row.expiryDate]);
+
+	let firstAccounts: unknown[][] = [];
+
+	test('first run: one collection per customer, its details recorded and e-mailed', async () => {
+		const first = await bill('first run');
+		expect([first.created, first.details, first.emails.length]).toEqual([3, 3, 3]);
+		firstAccounts = accounts(first.recorded);
+		expect(firstAccounts.map((a) => [a[0], a[3], a[4]])).toEqual([
+			['C-1001', 2500, 'NGN'],
+			['C-1002', 4000.5, 'NGN'],
+			['C-1003', 1500, 'KES'],
+		]);
+		for (const [i, message] of first.emails.entries()) {
+			expect(message).toContain(String(firstAccounts[i][1]));
+			expect(message).toContain(`Please pay ${String(firstAccounts[i][3])} ${String(firstAccounts[i][4])} for 2026-11`);
+		}
+	});
+
+	test('same period: nobody billed again, every customer with the same account details', async () => {
+		const again = await bill('same period');
+		expect([again.created, again.details, again.emails.length]).toEqual([0, 3, 3]);
+		expect(accounts(again.recorded)).toEqual(firstAccounts);
+		expect(outputOf(again.run, 'Open Collection').map((row) => [row.alreadySubmitted, row.detailsKept])).toEqual([
+			[true, true],
+			[true, true],
+			[true, true],
+		]);
+	});
+
+	test('paid: the payment event marks its row and sends a receipt', async () => {
+		const ada = collections().find((c) => c.accountNumber === firstAccounts[0][1])!;
+		const paid = await round('paid', RECEIPT.workflow.id, async () => await stack!.sandbox.controls.markCollectionPaid(ada.id));
+		expect([paid.paid, paid.emails.length]).toEqual([1, 1]);
+		expect(outputOf(paid.run, 'Mark Paid')[0]).toMatchObject({ customerNo: 'C-1001', reference: ada.reference });
+		expect(paid.emails[0]).toContain('We received your payment of 2500 NGN for 2026-11');
+	});
+
+	test('reminder: only the unpaid, with the same details', async () => {
+		const reminded = await remind('reminder');
+		expect([reminded.created, reminded.details, reminded.emails.length]).toEqual([0, 2, 2]);
+		expect(accounts(reminded.recorded)).toEqual(firstAccounts.slice(1));
+	});
+
+	test('expired: a new collection for the same period, said, with its own key; the paid customer not billed again', async () => {
+		const wait = Math.max(...collections().map((c) => Date.parse(c.expiryDate))) + 1000 - Date.now();
+		if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+		const renewed = await remind('expired');
+		expect([renewed.created, renewed.details, renewed.emails.length]).toEqual([2, 2, 2]);
+		const opened = outputOf(renewed.run, 'Open Collection');
+		expect(opened.map((row) => [row.customerNo, row.renewalOf])).toEqual([
+			['C-1002', 'period:2026-11|row:C-1002'],
+			['C-1003', 'period:2026-11|row:C-1003'],
+		]);
+		for (const row of renewed.recorded) expect(String(row.note)).toContain('expired unpaid');
+		expect(accounts(renewed.recorded).map((a) => a[1])).not.toEqual(firstAccounts.slice(1).map((a) => a[1]));
+		expect(collections().filter((c) => c.customerEmail === 'ada.okafor@example.com')).toHaveLength(1);
+	});
+});
