@@ -46,13 +46,28 @@ const NOT_KEPT =
 const expiredNote = (expiryDate: string) =>
 	`Its receiving account expired at ${expiryDate}: unless the customer paid before then, they can no longer pay into it. To bill them again in this period, turn on Renew Expired (a new collection for those the service says expired unpaid, under its own key).`;
 
+/** What an operation keeps (GuardedRequest.keep): which fields, and whether to say when none were kept. */
+export interface KeepSettings {
+	fields: string[];
+	/** Collections: an e-mail after the node needs the details, so their absence is said. */
+	sayWhenMissing: boolean;
+}
+
+/** The fields of `data` the operation keeps. */
+export const keptFields = (data: IDataObject, { fields }: KeepSettings): IDataObject =>
+	Object.fromEntries(fields.filter((field) => data[field] !== undefined).map((f) => [f, data[f]]));
+
 /**
  * What an already-submitted item outputs of what was created: the kept record, with
  * `detailsKept` and, where it has an expiry, `expired`; or, when nothing was kept, says so.
  */
-export function keptDetails(context: IExecuteFunctions, key: string): IDataObject {
+export function keptDetails(
+	context: IExecuteFunctions,
+	key: string,
+	{ sayWhenMissing }: KeepSettings,
+): IDataObject {
 	const kept = keptRecord(context, key);
-	if (!kept) return { detailsKept: false, detailsNote: NOT_KEPT };
+	if (!kept) return sayWhenMissing ? { detailsKept: false, detailsNote: NOT_KEPT } : {};
 	const expiryDate = kept.record.expiryDate;
 	const expiry = typeof expiryDate === 'string' ? Date.parse(expiryDate) : NaN;
 	if (!Number.isFinite(expiry)) return { ...kept.record, detailsKept: true, keptAt: kept.at };

@@ -228,7 +228,8 @@ export async function settleSent(
 				result.ok &&
 				!!waitOf(itemIndex) &&
 				typeof result.value.id === 'string' &&
-				!result.value.alreadySubmitted,
+				// Sent now, or sent before with the ID this node kept (keptRecords.ts).
+				(!result.value.alreadySubmitted || result.value.detailsKept === true),
 		)
 		.map(([itemIndex]) => itemIndex);
 	const checks = inFlight(batching && toWait.length > 0 ? batching.itemsPerBatch : 1);

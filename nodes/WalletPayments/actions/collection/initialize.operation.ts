@@ -143,7 +143,7 @@ export async function prepare(this: IExecuteFunctions, itemIndex: number): Promi
 			amount: minor / 10 ** currencyExponent(currency),
 			centAmount: minor,
 		}),
-		keep: (output) => pick(output, KEPT_FIELDS),
+		keep: { fields: KEPT_FIELDS, sayWhenMissing: true },
 		renewal: renewedKey,
 	};
 }
@@ -164,8 +164,5 @@ const KEPT_FIELDS = [
 	'expiryInSeconds',
 	'renewalOf',
 ];
-
-const pick = (data: IDataObject, fields: string[]): IDataObject =>
-	Object.fromEntries(fields.filter((field) => data[field] !== undefined).map((f) => [f, data[f]]));
 
 export const operation = { kind: 'guarded', description, prepare } satisfies GuardedOperation;

@@ -197,6 +197,9 @@ export async function prepare(this: IExecuteFunctions, itemIndex: number): Promi
 			inlineBeneficiary: body.beneficiary !== undefined,
 		},
 		waitForFinal: waitSettingsIfAsked(this, itemIndex),
+		// A later run that finds the row already submitted outputs the payout's ID again, and with
+		// Wait for Final Status its final status, as the service knows it.
+		keep: { fields: ['id', 'reference', 'status', 'createdAt'], sayWhenMissing: false },
 	};
 }
 

@@ -22,6 +22,7 @@ import {
 	resendKeysOf,
 } from '../../controls/idempotency';
 import type { Money } from '../../controls/paymentLimits';
+import type { KeepSettings } from '../keptRecords';
 import type { WaitSettings } from '../settlement';
 import { optionalText } from '../../input/validation';
 
@@ -46,9 +47,9 @@ export interface GuardedRequest {
 	waitForFinal?: WaitSettings;
 	/**
 	 * What of the service's answer the node keeps (engine/keptRecords.ts), so that a run that finds
-	 * the item already submitted outputs it again (a collection's receiving account).
+	 * the item already submitted outputs it again (a collection's receiving account, a payout's ID).
 	 */
-	keep?: (output: IDataObject) => IDataObject;
+	keep?: KeepSettings;
 	/** A key to send under instead of the row's, when what it made expired (collections). */
 	renewal?: (context: IExecuteFunctions, key: string, itemIndex: number) => Promise<string>;
 	/** What an earlier run created, looked up by its reference, where the API can. */

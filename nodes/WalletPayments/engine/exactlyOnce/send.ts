@@ -11,7 +11,7 @@ import type { Ledger, SentDay, Verdict } from '../../../shared/ledger';
 import { alreadySentForAgent, isAgentTool } from '../../descriptions/toolDescriptions';
 import { outcomeOf } from '../../transport/errors';
 import { apiRequest } from '../../transport/request';
-import { keepRecord, keptDetails } from '../keptRecords';
+import { keepRecord, keptDetails, keptFields } from '../keptRecords';
 import type { PreparedItem } from './prepare';
 
 const RESEND_HOW =
@@ -35,7 +35,7 @@ async function existingRecord(
 	context: IExecuteFunctions,
 	item: PreparedItem,
 ): Promise<IDataObject | undefined> {
-	if (item.request.keep) return keptDetails(context, item.key);
+	if (item.request.keep) return keptDetails(context, item.key, item.request.keep);
 	if (!item.request.findExisting || item.reference === undefined) return undefined;
 	try {
 		return await item.request.findExisting(context, item.reference);
@@ -138,6 +138,6 @@ export async function sendItem(
 					renewalOf: item.renewalOf,
 					renewalNote: `A new one, under its own key: the one made under ${item.renewalOf} expired unpaid.`,
 				};
-	if (item.request.keep) keepRecord(context, item.key, item.request.keep(output));
+	if (item.request.keep) keepRecord(context, item.key, keptFields(output, item.request.keep));
 	return output;
 }

@@ -77,3 +77,29 @@ describe('an approved run with a refused row, Include Input Fields on', () => {
 		expect(posts()).toHaveLength(0);
 	});
 });
+
+test('already submitted in a run n8n saved: the payout ID the node kept, and with Wait for Final Status its final status as the service knows it', async () => {
+	const beneficiary = await createBeneficiary(fixture, { customerEmail: 'kept@example.com' });
+	fixture.sandbox.configure({ settlement: { delayMs: 50, rules: [{ beneficiaryId: String(beneficiary.id), outcome: 'failed', reason: 'Account closed' }] } });
+	try {
+		const staticData: IDataObject = {};
+		const rows = [{ invoice: 'INV-41', payee: 'Di', amount: '100' }];
+		const parameters = payoutToSaved(String(beneficiary.id), {
+			description: '={{ $json.invoice }}',
+			duplicateProtection: { idempotencyKey: '={{ $json.invoice }}' },
+			includeInputFields: true,
+			waitForFinalStatus: true,
+			waitOptions: { firstCheckSeconds: 0.1, longestIntervalSeconds: 0.2 },
+		});
+		const first = await fixture.run(parameters, { items: rows, staticData, mode: 'trigger' });
+		expect([first.items[0].json.result, first.items[0].json.reason]).toEqual(['failed', 'Account closed']);
+		const again = await fixture.run(parameters, { items: rows, staticData, mode: 'trigger' });
+		expect(posts()).toHaveLength(1);
+		expect(again.items[0].json).toMatchObject({ result: 'already submitted', id: first.items[0].json.id, detailsKept: true, finalStatus: 'failed', failedReason: 'Account closed' });
+		// A run n8n did not save (from the editor): nothing kept, nothing made up.
+		const fresh = await fixture.run(parameters, { items: rows });
+		expect([fresh.items[0].json.result, fresh.items[0].json.id, fresh.items[0].json.detailsNote]).toEqual(['already submitted', undefined, undefined]);
+	} finally {
+		fixture.sandbox.configure({ settlement: { delayMs: null } });
+	}
+});
