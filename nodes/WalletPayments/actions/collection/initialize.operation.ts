@@ -148,7 +148,10 @@ export async function prepare(this: IExecuteFunctions, itemIndex: number): Promi
 	};
 }
 
-/** What a later run outputs again for a collection already made: what the customer pays into. */
+/**
+ * What a later run outputs again for a collection already made: what the customer pays into (not
+ * its status then, which a payment since has changed).
+ */
 const KEPT_FIELDS = [
 	'id',
 	'reference',
@@ -158,7 +161,6 @@ const KEPT_FIELDS = [
 	'amount',
 	'centAmount',
 	'currency',
-	'status',
 	'createdAt',
 	'expiryDate',
 	'expiryInSeconds',

@@ -199,7 +199,8 @@ export async function prepare(this: IExecuteFunctions, itemIndex: number): Promi
 		waitForFinal: waitSettingsIfAsked(this, itemIndex),
 		// A later run that finds the row already submitted outputs the payout's ID again, and with
 		// Wait for Final Status its final status, as the service knows it.
-		keep: { fields: ['id', 'reference', 'status', 'createdAt'], sayWhenMissing: false },
+		// Not its status then: a repeat shows the status now (Wait for Final Status) or none.
+		keep: { fields: ['id', 'reference', 'createdAt'], sayWhenMissing: false },
 	};
 }
 
