@@ -337,7 +337,9 @@ describeE2E('all 21 operations in n8n', () => {
 		it('Collection → Initialize', () => {
 			const [collection] = nodeOutput(result, 'Initialize Collection');
 			expect(collection).toMatchObject({
-				amount: 250000,
+				// Major units in the output, minor beside them; the request in minor units.
+				amount: 2500,
+				centAmount: 250000,
 				currency: 'NGN',
 				accountName: 'Wanjiru Kamau',
 				status: 'processing',
