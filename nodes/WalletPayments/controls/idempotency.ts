@@ -225,7 +225,7 @@ export function periodKey(rowId: unknown, period: unknown): string | undefined {
 }
 
 /** What a resend adds to a row's key: the resend is sent, and then kept, under its own key. */
-export const RESEND_SUFFIX = '|resend';
+const RESEND_SUFFIX = '|resend';
 
 /**
  * Resend Only These Keys, for one row: the keys it may be sent under, oldest first. Its own key,

@@ -4,7 +4,7 @@ import { sleep } from 'n8n-workflow';
 import type { Batching } from '../input/batching';
 import { inFlight, type InFlight } from './inFlight';
 import type { ItemResult } from './itemLoop';
-import { apiRequest } from '../transport/request';
+import { getTransaction } from '../transport/request';
 import { InvalidInput, numberInRange, optionalText } from '../input/validation';
 
 /**
@@ -150,12 +150,7 @@ export async function waitForFinalStatus(
 		const remaining = settings.maxWaitSeconds - elapsed();
 		await sleep(Math.max(0, Math.min(interval, remaining)) * 1000);
 		const transaction = await inFlight(
-			async () =>
-				await apiRequest.call(
-					context,
-					'GET',
-					`/api/v2/transactions/${encodeURIComponent(transactionId)}`,
-				),
+			async () => await getTransaction.call(context, transactionId),
 		);
 		checks++;
 		const status = String(transaction.status ?? '').toLowerCase();

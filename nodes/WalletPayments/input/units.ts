@@ -152,10 +152,14 @@ export function majorAmountText(value: unknown, currency: string): string {
 	return exponent === 0 ? minor : `${minor.slice(0, -exponent)}.${minor.slice(-exponent)}`;
 }
 
+/** 123456 USD minor units → 1234.56. */
+export const minorToMajor = (minor: number, currency: string): number =>
+	minor / 10 ** currencyExponent(currency);
+
 /** 123456 USD minor units → "1,234.56 USD". */
 export function majorText(minor: number, currency: string): string {
 	const exponent = currencyExponent(currency);
-	const amount = (minor / 10 ** exponent).toLocaleString('en-US', {
+	const amount = minorToMajor(minor, currency).toLocaleString('en-US', {
 		minimumFractionDigits: exponent,
 		maximumFractionDigits: exponent,
 	});

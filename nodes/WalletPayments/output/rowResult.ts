@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { RequestOutcome } from '../transport/errors';
 
-export type RowResult = 'paid' | 'failed' | 'sent' | 'refused' | 'already submitted' | 'unknown';
+type RowResult = 'paid' | 'failed' | 'sent' | 'refused' | 'already submitted' | 'unknown';
 
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
 

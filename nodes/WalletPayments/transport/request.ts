@@ -228,3 +228,15 @@ export async function apiRequest(
 	}
 	return (parsed as IDataObject).data as IDataObject;
 }
+
+/** A payout, collection or swap as the service knows it now (`GET /api/v2/transactions/{id}`). */
+export async function getTransaction(
+	this: WalletContext,
+	transactionId: string,
+): Promise<IDataObject> {
+	return await apiRequest.call(
+		this,
+		'GET',
+		`/api/v2/transactions/${encodeURIComponent(transactionId)}`,
+	);
+}

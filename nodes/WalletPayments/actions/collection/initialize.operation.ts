@@ -11,7 +11,7 @@ import {
 	optionalText,
 	requiredEmail,
 } from '../../input/validation';
-import { amountProperties, currencyExponent, readMinorAmount } from '../../input/units';
+import { amountProperties, minorToMajor, readMinorAmount } from '../../input/units';
 import type { GuardedOperation, GuardedRequest } from '../../engine/exactlyOnce/prepare';
 import { renewedKey, renewExpiredField } from './renewal';
 
@@ -140,7 +140,7 @@ export async function prepare(this: IExecuteFunctions, itemIndex: number): Promi
 		// for, in major units, beside it in minor units (docs/collections.md).
 		present: (data) => ({
 			...data,
-			amount: minor / 10 ** currencyExponent(currency),
+			amount: minorToMajor(minor, currency),
 			centAmount: minor,
 		}),
 		keep: { fields: KEPT_FIELDS, sayWhenMissing: true },

@@ -7,7 +7,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { keptRecord } from '../../engine/keptRecords';
-import { apiRequest } from '../../transport/request';
+import { getTransaction } from '../../transport/request';
 
 /** Renewals followed from one row's key in one run (each expired one adds one). */
 const MAX_RENEWALS = 12;
@@ -33,11 +33,7 @@ export async function renewedKey(
 		const record = keptRecord(context, current)?.record;
 		const expiry = Date.parse(String(record?.expiryDate));
 		if (typeof record?.id !== 'string' || !(expiry <= Date.now())) return current;
-		const now = await apiRequest.call(
-			context,
-			'GET',
-			`/api/v2/transactions/${encodeURIComponent(record.id)}`,
-		);
+		const now = await getTransaction.call(context, record.id);
 		if (String(now.status).toLowerCase() !== 'expired') return current;
 		current = `${current}|renewal:${record.id}`;
 	}

@@ -4,7 +4,7 @@ import { forOperation } from '../../descriptions/displayOptions';
 import { readBatchingField } from '../../input/batching';
 import { simplifyIfWanted, simplifyProperty } from '../../output/simplify';
 import { requiredText } from '../../input/validation';
-import { apiRequest } from '../../transport/request';
+import { getTransaction } from '../../transport/request';
 import type { ReadOperation } from '../operation';
 
 const properties: INodeProperties[] = [
@@ -32,11 +32,7 @@ export async function execute(
 		'Transaction ID',
 		100,
 	);
-	const transaction = await apiRequest.call(
-		this,
-		'GET',
-		`/api/v2/transactions/${encodeURIComponent(transactionId)}`,
-	);
+	const transaction = await getTransaction.call(this, transactionId);
 	return this.helpers.returnJsonArray(
 		simplifyIfWanted(this, itemIndex, transaction, 'transaction'),
 	);
