@@ -33,10 +33,10 @@ export function payrollDriver(n8n: () => N8n, workflowId: string) {
 		 * 1: the approver's name), logged in as the approver (the Wait node's Basic Auth), or as
 		 * `login` says; its status.
 		 */
-		async answer(approveAt: string, decision: 'Approve' | 'Reject', login: string | null = approverLogin(), name = APPROVER_NAME): Promise<number> {
+		async answer(approveAt: string, decision: 'Approve' | 'Reject', login: string | null = approverLogin()): Promise<number> {
 			const form = new FormData();
 			form.append('field-0', decision);
-			form.append('field-1', name);
+			form.append('field-1', APPROVER_NAME);
 			const response = await fetch(approveAt, { method: 'POST', body: form, headers: login ? { authorization: login } : {} });
 			if (login === approverLogin() && response.status !== 200) throw new Error(`${decision} at ${approveAt} → ${response.status}`);
 			return response.status;
