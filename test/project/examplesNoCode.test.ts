@@ -1,14 +1,34 @@
 /**
- * Examples are built from nodes and plain references (issue #46, point 6): no Code node and no
- * JavaScript in an expression, counted as the issue counts it. The examples not rebuilt yet are
- * listed; a test here fails when code comes into any other.
+ * Examples are built from nodes and plain references: no Code node, and every `{{ … }}` in an
+ * expression is one reference n8n's editor makes by dragging a field or choosing a variable
+ * (`$json.a.b`, `$('Node').item.json.a`, `.first()`/`.last()`, `.isExecuted`, `$execution.id`,
+ * `$now`, the agent's `$fromAI(…)`), never an operator, a call or a conversion (`??`, `!==`,
+ * `.split(`, `String(`, `JSON.stringify(`).
  */
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
 
 const EXAMPLES = path.resolve(__dirname, '..', '..', 'examples');
-const JAVASCRIPT = /=>|\bfunction\b|\.map\(|\.reduce\(|\.filter\(|\.forEach\(|\breturn\b|\bconst\b|\blet\b/;
+const PATH = String.raw`(?:\.[A-Za-z_]\w*|\[(?:'[^']*'|\d+)\])*`;
+const NODE = String.raw`\$\('[^']+'\)`;
+const QUOTED = String.raw`'[^']*'`;
+const REFERENCE = new RegExp(
+	'^\\s*(?:' +
+		[
+			String.raw`\$json${PATH}`,
+			String.raw`${NODE}\.(?:item|first\(\)|last\(\))\.json${PATH}`,
+			String.raw`${NODE}\.isExecuted`,
+			String.raw`\$execution\.(?:id|resumeUrl|resumeFormUrl)`,
+			String.raw`\$now|\$today`,
+			String.raw`\$tool\.parameters\.[A-Za-z_]\w*`,
+			String.raw`\$fromAI\(${QUOTED}(?:,\s*${QUOTED})*\)`,
+		].join('|') +
+		')\\s*$',
+);
+
+/** Whether an expression holds anything but plain references between its `{{` and `}}`. */
+const hasCode = (expression: string) => [...expression.matchAll(/\{\{([\s\S]*?)\}\}/g)].some(([, inside]) => !REFERENCE.test(inside));
 
 interface ExampleNode {
 	name: string;
@@ -27,7 +47,7 @@ function nodesWithCode(file: string): string[] {
 	};
 	return workflow.nodes
 		.filter((node) => node.type !== 'n8n-nodes-base.stickyNote')
-		.filter((node) => node.type === 'n8n-nodes-base.code' || expressions(node.parameters).some((text) => JAVASCRIPT.test(text)))
+		.filter((node) => node.type === 'n8n-nodes-base.code' || expressions(node.parameters).some(hasCode))
 		.map((node) => node.name);
 }
 
@@ -38,11 +58,22 @@ test('no example has code', () => {
 	expect(withCode).toEqual({});
 });
 
-test('the count catches code (an arrow function in an expression, a Code node), not a plain reference', () => {
+test('the count catches code (an arrow function, an operator, a conversion, a Code node), not a plain reference', () => {
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'examples-'));
-	const sample = { nodes: [{ name: 'Rows', type: 'n8n-nodes-base.set', parameters: { jsonOutput: '={{ $json.rows.map((r) => r.id) }}' } }, { name: 'Plain', type: 'n8n-nodes-base.set', parameters: { value: "={{ $('Pay').last().json.fingerprint }}" } }, { name: 'Code', type: 'n8n-nodes-base.code', parameters: {} }] };
+	const set = (name: string, value: string) => ({ name, type: 'n8n-nodes-base.set', parameters: { value } });
+	const sample = {
+		nodes: [
+			set('Rows', '={{ $json.rows.map((r) => r.id) }}'),
+			set('Plain', "={{ $('Pay').last().json.fingerprint }}"),
+			set('Default', "=Reason: {{ $json.failedReason ?? '' }}"),
+			set('Compare', '={{ $json.alreadySubmitted !== true }}'),
+			set('Convert', "={{ String($json.status).toLowerCase() }}"),
+			set('Text', "=Paid {{ $json.amount }} {{ $json['currency'] }} on {{ $now }} ({{ $('Rows').item.json.items[0] }})"),
+			{ name: 'Code', type: 'n8n-nodes-base.code', parameters: {} },
+		],
+	};
 	fs.writeFileSync(path.join(dir, 'sample.json'), JSON.stringify(sample));
 	const relative = path.relative(EXAMPLES, path.join(dir, 'sample.json'));
-	expect(nodesWithCode(relative)).toEqual(['Rows', 'Code']);
+	expect(nodesWithCode(relative)).toEqual(['Rows', 'Default', 'Compare', 'Convert', 'Code']);
 	fs.rmSync(dir, { recursive: true });
 });
