@@ -10,7 +10,9 @@
  *  4. imports the credential (pointing at the sandbox) and every workflow in examples/*.json,
  *     publishes the ones that start with a Wallet Payments Trigger or a Chat Trigger (the AI agent
  *     example: its OpenAI credential gets DEMO_OPENAI_API_KEY and DEMO_OPENAI_BASE_URL when set,
- *     otherwise it points at a local rule-based demo model, tooling/demo/demoModel.ts);
+ *     otherwise it points at a local rule-based demo model, tooling/demo/demoModel.ts); the
+ *     examples' Send Email nodes (off in the files) are turned on with an SMTP credential for a
+ *     mail server on this machine (tooling/demo/smtpSink.ts) that lists each e-mail on the console;
  *  5. starts n8n on http://127.0.0.1:5678 with an owner account, checks that Settings →
  *     Community Nodes lists the package (GET /rest/community-packages), and prints how to log in.
  * Ctrl-C stops n8n and the sandbox and removes the demo folder.
@@ -30,6 +32,7 @@ import * as path from 'path';
 
 import { startSandbox, type Sandbox } from '../tooling/sandbox';
 import { startDemoModel } from '../tooling/demo/demoModel';
+import { readMail, SEND_EMAIL_TYPE, smtpCredential, startSmtpSink, withMail, type SmtpSink } from '../tooling/demo/smtpSink';
 import { AGENT_MODEL_CREDENTIAL, APPROVER_CREDENTIAL, loadExamples } from '../tooling/demo/examples';
 import { ensureInstalled, REPO_ROOT } from '../tooling/n8n/install';
 import { N8n, PACKAGE_NAME, packPackage } from '../tooling/n8n/n8n';
@@ -47,6 +50,7 @@ const OWNER = {
 };
 const DEMO_CREDENTIAL = { id: 'WalletDemoCred01', name: 'Wallet Payments (sandbox)' };
 const WEBHOOK_SECRET = 'whsec_sandbox';
+const DEMO_MAIL = { id: 'WalletDemoMail01', name: 'Demo mail (kept on this machine)' };
 
 function say(message: string): void {
 	process.stdout.write(`[demo] ${message}\n`);
@@ -95,6 +99,7 @@ async function main(): Promise<void> {
 	let sandbox: Sandbox | undefined;
 	let relay: Relay | undefined;
 	let model: ScriptedModel | undefined;
+	let mail: SmtpSink | undefined;
 	let n8n: N8n | undefined;
 	let stopping = false;
 
@@ -106,6 +111,7 @@ async function main(): Promise<void> {
 		await sandbox?.close().catch(() => undefined);
 		await relay?.close().catch(() => undefined);
 		await model?.close().catch(() => undefined);
+		await mail?.close().catch(() => undefined);
 		if (process.env.DEMO_KEEP) say(`kept ${folder}`);
 		else fs.rmSync(folder, { recursive: true, force: true });
 		process.exit(code);
@@ -167,7 +173,16 @@ async function main(): Promise<void> {
 		}
 		// The payroll example's approval form asks for the approver's login (its Basic Auth credential).
 		if (examples.some((e) => e.forms.length > 0)) await n8n.importCredentials([APPROVER_CREDENTIAL]);
-		if (examples.length > 0) await n8n.importWorkflows(examples.map((e) => e.workflow));
+		// E-mails the examples send go to a mail server here, which lists each on the console.
+		if (examples.some((e) => e.workflow.nodes.some((n) => n.type === SEND_EMAIL_TYPE))) {
+			mail = await startSmtpSink((raw) => {
+				const { to, subject } = readMail(raw);
+				say(`e-mail to ${to}: ${subject}`);
+			});
+			await n8n.importCredentials([smtpCredential(DEMO_MAIL, mail)]);
+		}
+		const workflows = examples.map((e) => (mail ? { ...e.workflow, nodes: e.workflow.nodes.map((n) => withMail(n, DEMO_MAIL)) } : e.workflow));
+		if (workflows.length > 0) await n8n.importWorkflows(workflows);
 		for (const example of triggered) {
 			say(`publishing "${example.workflow.name}" (its trigger receives the sandbox's events)`);
 			await n8n.publishWorkflow(example.workflow.id);
@@ -210,6 +225,7 @@ async function main(): Promise<void> {
 				examples.length
 					? `  Example workflows: ${examples.map((e) => `"${e.workflow.name}"`).join(', ')}`
 					: '  No examples/ folder yet: create workflows with the Wallet Payments node.',
+				...(mail ? [`  E-mails (the examples' Send Email nodes, on here) go to a mail server on this machine and are listed on this console: none leaves it.`] : []),
 				...triggerUrls.map((t, i) => `  ${i === 0 ? 'Sandbox events go to' : '                 and'} ${t.url}  ("${t.workflow}")`),
 				...chatUrls.map((c) => `  Chat with the agent: ${c.url}  ("${c.workflow}"; ${modelNote})`),
 				...examples

@@ -10,7 +10,7 @@
 import { randomUUID } from 'crypto';
 
 import { describeE2E, executionsOf, startStack, stopStack, waitForExecutions, type ApiExecution, type Stack } from './support/e2e';
-import { readMail, startSmtpSink, type SmtpSink } from './support/smtpSink';
+import { readMail, SEND_EMAIL_TYPE, smtpCredential, startSmtpSink, withMail, type SmtpSink } from '../../tooling/demo/smtpSink';
 import { loadExamples } from '../../tooling/demo/examples';
 import { outputOf } from '../../tooling/demo/payrollExample';
 import { CREDENTIAL_ID, CREDENTIAL_NAME, type WorkflowJson } from '../../tooling/n8n/n8n';
@@ -19,7 +19,7 @@ import type { CollectionRecord } from '../../tooling/sandbox/state';
 const examples = loadExamples({ id: CREDENTIAL_ID, name: CREDENTIAL_NAME });
 const BILLING = examples.find((e) => e.workflow.id === 'WalletExCollect1')!;
 const RECEIPT = examples.find((e) => e.workflow.id === 'WalletExCollPaid')!;
-const MAIL = { id: 'WalletMailSink02', name: 'Billing mail (test)', type: 'smtp' };
+const MAIL = { id: 'WalletMailSink02', name: 'Billing mail (test)' };
 /** How long the sandbox's receiving accounts live: past the first four cases, then waited out. */
 const EXPIRY_SECONDS = 20;
 
@@ -28,7 +28,7 @@ function published(workflow: WorkflowJson, webhooks: Record<string, string>, cha
 	const nodes = workflow.nodes.map((n) => {
 		const path = webhooks[String(n.name)];
 		if (path) return { ...n, type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: randomUUID(), parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} } };
-		if (n.type === 'n8n-nodes-base.emailSend') return { ...n, disabled: false, credentials: { smtp: { id: MAIL.id, name: MAIL.name } } };
+		if (n.type === SEND_EMAIL_TYPE) return withMail(n, MAIL);
 		return change(n);
 	});
 	return { ...workflow, nodes };
@@ -47,7 +47,7 @@ describeE2E('scheduled collections: bill every customer each month, know who pai
 			n.name === 'Remind From' ? { ...n, parameters: { ...(n.parameters as object), duration: 0 } } : n,
 		);
 		await stack.n8n.importWorkflows([billing, published(RECEIPT.workflow, {})]);
-		await stack.n8n.importCredentials([{ ...MAIL, data: { host: '127.0.0.1', port: mail.port, secure: false, disableStartTls: true, user: '', password: '' } }]);
+		await stack.n8n.importCredentials([smtpCredential(MAIL, mail)]);
 		await stack.n8n.start();
 		// Published through the API once n8n runs, as a user does in the editor.
 		await stack.n8n.publishNow(BILLING.workflow.id);

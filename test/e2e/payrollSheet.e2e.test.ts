@@ -9,7 +9,7 @@
  */
 import { describeE2E, startStack, stopStack, type Stack } from './support/e2e';
 import { row, type Row, serveRows, withSource } from './support/payrollSheet';
-import { readMail, startSmtpSink, type SmtpSink } from './support/smtpSink';
+import { readMail, smtpCredential, startSmtpSink, withMail, type SmtpSink } from '../../tooling/demo/smtpSink';
 import { APPROVER_CREDENTIAL, loadExamples } from '../../tooling/demo/examples';
 import { CREDENTIAL_ID, CREDENTIAL_NAME, type WorkflowJson } from '../../tooling/n8n/n8n';
 import { APPROVER_NAME, csvOf, outputOf, parseCsv, payrollDriver } from '../../tooling/demo/payrollExample';
@@ -17,7 +17,7 @@ import { APPROVER_NAME, csvOf, outputOf, parseCsv, payrollDriver } from '../../t
 const EXAMPLE = loadExamples({ id: CREDENTIAL_ID, name: CREDENTIAL_NAME }).find((e) => e.workflow.id === 'WalletExPayApprv')!;
 const WORKFLOW_ID = 'WalletSheetPay01';
 const CLOSED = '254799000777';
-const MAIL_CREDENTIAL = { id: 'WalletMailSink01', name: 'Approver mail (test)', type: 'smtp' };
+const MAIL_CREDENTIAL = { id: 'WalletMailSink01', name: 'Approver mail (test)' };
 
 describeE2E('payroll from a real sheet: every row in the CSV, one row resent once, the approver named', () => {
 	let stack: Stack | undefined;
@@ -34,7 +34,7 @@ describeE2E('payroll from a real sheet: every row in the CSV, one row resent onc
 		stack = await startStack();
 		stack.sandbox.configure({ settlement: { delayMs: 500, rules: [{ accountNumber: CLOSED, outcome: 'failed', reason: 'Account closed' }] } });
 		await stack.n8n.importWorkflows([workflow]);
-		await stack.n8n.importCredentials([APPROVER_CREDENTIAL, { ...MAIL_CREDENTIAL, data: { host: '127.0.0.1', port: mail.port, secure: false, disableStartTls: true, user: '', password: '' } }]);
+		await stack.n8n.importCredentials([APPROVER_CREDENTIAL, smtpCredential(MAIL_CREDENTIAL, mail)]);
 		await stack.n8n.start();
 	});
 
@@ -111,7 +111,7 @@ describeE2E('payroll from a real sheet: every row in the CSV, one row resent onc
 	});
 
 	test('approver: the approval e-mailed by the example\'s Send Email node, the form still shows the preview, the CSV names who approved and when', async () => {
-		await edit((n) => (n.name === 'Email the Approver' ? { ...n, disabled: false, credentials: { smtp: { id: MAIL_CREDENTIAL.id, name: MAIL_CREDENTIAL.name } } } : n));
+		await edit((n) => (n.name === 'Email the Approver' ? withMail(n, MAIL_CREDENTIAL) : n));
 		const period = '2033-03';
 		const rows = [row(1, 1500, period), row(2, 2200, period)];
 		const startedAt = Date.now();

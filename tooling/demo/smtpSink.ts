@@ -1,9 +1,12 @@
 /**
- * A mail server for tests: takes every message n8n's Send Email node sends over plain SMTP (no
- * TLS, no login) and keeps it, so a test can read what the approver would get.
+ * A mail server on this machine for the demo and the tests: takes every message n8n's Send Email
+ * node sends over plain SMTP (no TLS, no login) and keeps it, so that nothing leaves the machine
+ * and a test (or the demo's console) can read what the customer or the approver would get.
  */
 import * as net from 'net';
 import type { AddressInfo } from 'net';
+
+import type { WorkflowJson } from '../n8n/n8n';
 
 export interface SmtpSink {
 	port: number;
@@ -12,7 +15,24 @@ export interface SmtpSink {
 	close(): Promise<void>;
 }
 
-export async function startSmtpSink(): Promise<SmtpSink> {
+/** An n8n SMTP credential (`type: 'smtp'`) that sends to the sink. */
+export const smtpCredential = (credential: { id: string; name: string }, sink: SmtpSink) => ({
+	...credential,
+	type: 'smtp',
+	data: { host: '127.0.0.1', port: sink.port, secure: false, disableStartTls: true, user: '', password: '' },
+});
+
+/** n8n's Send Email node. */
+export const SEND_EMAIL_TYPE = 'n8n-nodes-base.emailSend';
+
+/** An example's Send Email node (off in the examples) turned on, with that credential. */
+export function withMail(node: WorkflowJson['nodes'][number], credential: { id: string; name: string }): WorkflowJson['nodes'][number] {
+	if (node.type !== SEND_EMAIL_TYPE) return node;
+	return { ...node, disabled: false, credentials: { smtp: { id: credential.id, name: credential.name } } };
+}
+
+/** Starts the sink; `onMessage` hears of each message as it arrives. */
+export async function startSmtpSink(onMessage: (raw: string) => void = () => undefined): Promise<SmtpSink> {
 	const messages: string[] = [];
 	const server = net.createServer((socket) => {
 		let buffer = '';
@@ -28,6 +48,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
 				if (data) {
 					if (line === '.') {
 						messages.push(data.join('\r\n'));
+						onMessage(data.join('\r\n'));
 						data = undefined;
 						say('250 OK: queued');
 					} else data.push(line.startsWith('..') ? line.slice(1) : line);
@@ -54,8 +75,8 @@ export async function startSmtpSink(): Promise<SmtpSink> {
 	};
 }
 
-/** A plain-text message's subject and body, its transfer encoding undone. */
-export function readMail(raw: string): { subject: string; body: string } {
+/** A plain-text message's recipient, subject and body, its transfer encoding undone. */
+export function readMail(raw: string): { to: string; subject: string; body: string } {
 	const [head, ...rest] = raw.split('\r\n\r\n');
 	const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'im').exec(head)?.[1] ?? '';
 	const body = rest.join('\r\n\r\n');
@@ -66,5 +87,5 @@ export function readMail(raw: string): { subject: string; body: string } {
 			: encoding === 'quoted-printable'
 				? Buffer.from(body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8')
 				: body;
-	return { subject: header('Subject'), body: decoded.replace(/\r\n/g, '\n') };
+	return { to: header('To'), subject: header('Subject'), body: decoded.replace(/\r\n/g, '\n') };
 }
