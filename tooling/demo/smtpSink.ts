@@ -47,8 +47,9 @@ export async function startSmtpSink(onMessage: (raw: string) => void = () => und
 				buffer = buffer.slice(end + 2);
 				if (data) {
 					if (line === '.') {
-						messages.push(data.join('\r\n'));
-						onMessage(data.join('\r\n'));
+						const message = data.join('\r\n');
+						messages.push(message);
+						onMessage(message);
 						data = undefined;
 						say('250 OK: queued');
 					} else data.push(line.startsWith('..') ? line.slice(1) : line);
