@@ -205,10 +205,12 @@ export class WalletPaymentsTrigger implements INodeType {
 			return [items];
 		}
 		const options = this.getNodeParameter('options', 0, {}) as IDataObject;
-		// Answered once the event's record held: a run that fails here is answered with an error,
-		// so the provider delivers the event again (startedAnswer.ts).
-		const passed = await unhandledEvents(this, items, dedupeWindow(options.dedupeWindow));
-		answerFromStep(this);
+		// Answered once the event's first record is written: a run that fails before is answered
+		// with an error, so the provider delivers the event again (startedAnswer.ts); after it, the
+		// step settles which run passes the event on, and fails naming it if it cannot.
+		const passed = await unhandledEvents(this, items, dedupeWindow(options.dedupeWindow), () =>
+			answerFromStep(this),
+		);
 		return [passed];
 	}
 

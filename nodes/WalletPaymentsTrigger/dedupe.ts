@@ -84,23 +84,28 @@ function release(
 }
 
 /**
- * Layer 2, in the execution: the items whose event this workflow's trigger has not handled
- * before (per n8n's database), each recorded now (the ledger's event records). Items without a
- * key always pass. An event whose record could not be made sure of (queue mode) fails the run
- * here (Retry it).
+ * Layer 2, in the execution: the items whose event no run of this workflow's trigger passed on
+ * (per n8n's database). `answer` is called once their first record is written (or at once when
+ * nothing is recorded); the rest is settled after it (the ledger's eventClaims.ts). Items without
+ * a key always pass. A first record that fails fails the run before `answer`.
  */
 export async function unhandledEvents(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
 	windowSize: number,
+	answer: () => void,
 ): Promise<INodeExecutionData[]> {
-	if (windowSize <= 0) return items;
-	const keyed = items.filter((item) => typeof item.json.eventKey === 'string');
-	if (keyed.length === 0) return items;
+	const keyed =
+		windowSize <= 0 ? [] : items.filter((item) => typeof item.json.eventKey === 'string');
+	if (keyed.length === 0) {
+		answer();
+		return items;
+	}
 	const handled = await recordEvents(
 		context,
 		keyed.map((item) => item.json.eventKey as string),
 		windowSize,
+		answer,
 	);
 	return items.filter(
 		(item) => typeof item.json.eventKey !== 'string' || !handled.has(item.json.eventKey),

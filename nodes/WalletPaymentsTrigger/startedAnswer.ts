@@ -1,7 +1,7 @@
 /**
- * A delivery is answered 2xx only from the trigger's step, once the event's record held, so a run
- * that n8n does not start, or that fails at the trigger, is answered with an error and delivered
- * again. Why n8n's own answer cannot be trusted for this: docs/trigger.md.
+ * A delivery is answered 2xx only from the trigger's step, once the event's first record is
+ * written, so a run that n8n does not start, or whose first record fails, is answered with an
+ * error and delivered again. Why n8n's own answer cannot be trusted for this: docs/trigger.md.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
@@ -10,7 +10,7 @@ export const RESPONSE_MODE = 'responseNode';
 /** n8n's own answer to a webhook that started a run. */
 export const STARTED_ANSWER = { message: 'Workflow was started' };
 
-/** The trigger's step answers the delivery: its run started and its event's record held. */
+/** The trigger's step answers the delivery: its run started and its event's first record is written. */
 export function answerFromStep(context: IExecuteFunctions): void {
 	context.sendResponse({ body: STARTED_ANSWER, headers: {}, statusCode: 200 });
 }

@@ -9,7 +9,8 @@
  * 2. The same list once more: nothing sent, every row `already submitted`.
  * 3. A run that stops at a row the service refuses leaves none of its rows claimed and unsent
  *    (issue #44, point 3): the same rows posted again send every row the first run did not,
- *    at once, where a row left claimed would be sent only after the takeover wait.
+ *    at once, where a row left claimed would come out `unknown` (and only a Retry, after the
+ *    takeover wait, would send it).
  *
  *   defaults[one process, credential as created]: …
  */

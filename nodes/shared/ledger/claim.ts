@@ -81,6 +81,7 @@ export async function claim(
 	values: string[],
 	waitMs: number,
 	first?: FirstWrite,
+	wrote: (token: string) => void = () => undefined,
 ): Promise<ClaimResult> {
 	const result: ClaimResult = { ours: [], theirs: [], unresolved: [] };
 	let pending = [...new Set(values)];
@@ -92,6 +93,7 @@ export async function claim(
 			store.disown([token]);
 		} else {
 			token = claimToken();
+			wrote(token);
 			const written = await store.write([...pending, token]);
 			callMs = written.ms;
 			result.theirs.push(...pending.filter((value) => written.found.has(value)));

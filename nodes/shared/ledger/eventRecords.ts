@@ -1,12 +1,12 @@
 /**
  * The trigger's records: one per event that went past the Wallet Payments Trigger, in n8n's
  * store (per workflow and trigger node), so that an event handled before a restart, or by another
- * webhook process, stops at the trigger. In queue mode the record is a claim (claim.ts).
+ * webhook process, stops at the trigger. In queue mode the record is a claim (eventClaims.ts).
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { readClaimWait } from './claimWait';
+import { settleEvents } from './eventClaims';
 import { noteSlowCall } from './slowCalls';
 import { openStore } from './store';
 
@@ -24,46 +24,48 @@ export function eventKey(event: string, data: IDataObject): string | undefined {
 }
 
 /**
- * Records the events' keys, keeping the last `windowSize`; returns those recorded before (the
- * events another run handled). In queue mode the record is a claim across processes: it waits,
- * then checks that it held, so that of two runs of one event at the same moment on two workers
- * exactly one goes on; an event whose claim could not be made sure of fails the run here.
+ * Records the events' keys and passes them on: calls `answered` once the events' first record is
+ * written (the delivery may be answered 200 then), and returns the keys another run passed on.
+ * The rest is settled after the answer (eventClaims.ts): a first record that fails rejects before
+ * `answered`; a failure after it names the events and says how to finish them.
  */
 export async function recordEvents(
 	context: IExecuteFunctions,
 	keys: string[],
 	windowSize: number,
+	answered: () => void = () => undefined,
 ): Promise<Set<string>> {
-	return await recordOrFail(context, keys, windowSize).catch(async (error: unknown) => {
+	let told = false;
+	const tell = () => {
+		told = true;
+		answered();
+	};
+	return await recordOrFail(context, keys, windowSize, tell).catch(async (error: unknown) => {
 		// One line per run that failed here, so that the trigger's own failures can be told from
 		// n8n's: n8n also fails runs at this node without running it (an error its webhook process
 		// recorded on the execution, rethrown by the worker; docs/self-hosting.md, "Pool size").
 		const message = error instanceof Error ? error.message : String(error);
-		context.logger?.warn(`wallet-payments trigger: the event was not recorded: ${message}`);
+		const what = told ? 'answered 200 and not passed on' : 'not recorded';
+		context.logger?.warn(`wallet-payments trigger: the event was ${what}: ${message}`);
 		return await Promise.reject(error);
 	});
 }
+
+/**
+ * The row keeps `windowSize` passed events (`E`), and room for the values of events in flight
+ * (`E#claimed`, a token): the same two values per event the claim kept before.
+ */
+const IN_FLIGHT_VALUES = 2;
 
 async function recordOrFail(
 	context: IExecuteFunctions,
 	keys: string[],
 	windowSize: number,
+	answered: () => void,
 ): Promise<Set<string>> {
-	const store = openStore(context, windowSize);
+	const store = openStore(context, IN_FLIGHT_VALUES * windowSize);
 	const wait = await readClaimWait(context);
-	// One n8n process: its store calls are serialized, nothing can write over the record.
-	if (wait === undefined) return new Set(await store.record(keys));
-	const claim = await store.claim(keys, wait);
+	const passedByOthers = await settleEvents(context, store, keys, wait, answered);
 	noteSlowCall(context, store.slowestCall(), wait);
-	if (claim.unresolved.length > 0) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`Not passed on: n8n could not make sure that only this run handles the event (${claim.why})`,
-			{
-				description:
-					'Nothing after the trigger ran for it. Retry this execution: the event goes on then, unless another run handled it meanwhile.',
-			},
-		);
-	}
-	return new Set(claim.theirs);
+	return passedByOthers;
 }

@@ -30,6 +30,23 @@ const POOL_MAX_BACKOFF_MS = 5000;
 export async function afterPoolTimeout<T>(
 	task: () => Promise<T>,
 ): Promise<{ answer: T; ms: number }> {
+	return await retrying(task, isPoolTimeout);
+}
+
+/**
+ * Runs a store call again on any error, for up to POOL_PATIENCE_MS: for the trigger's calls after
+ * its delivery was answered 200, when failing would leave an event answered and not passed on.
+ * Safe: every such call records or removes values, and doing it twice changes nothing.
+ */
+export async function patiently<T>(task: () => Promise<T>): Promise<T> {
+	return (await retrying(task, () => true)).answer;
+}
+
+/** The one retry loop: again while `again(error)` holds, with a growing wait, for up to POOL_PATIENCE_MS. */
+async function retrying<T>(
+	task: () => Promise<T>,
+	again: (error: unknown) => boolean,
+): Promise<{ answer: T; ms: number }> {
 	const first = Date.now();
 	for (let attempt = 1; ; attempt++) {
 		const start = Date.now();
@@ -39,7 +56,7 @@ export async function afterPoolTimeout<T>(
 		);
 		if (tried.ok) return { answer: tried.value, ms: Date.now() - start };
 		const backoff = Math.min(POOL_BACKOFF_MS * attempt, POOL_MAX_BACKOFF_MS);
-		if (!isPoolTimeout(tried.error) || Date.now() + backoff - first > POOL_PATIENCE_MS) {
+		if (!again(tried.error) || Date.now() + backoff - first > POOL_PATIENCE_MS) {
 			return await Promise.reject(tried.error);
 		}
 		await sleep(backoff);

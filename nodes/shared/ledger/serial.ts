@@ -19,14 +19,44 @@ export interface Written {
 	ms: number;
 }
 
-interface Waiter {
+interface Waiter<T> {
 	values: string[];
-	resolve: (written: Written) => void;
+	resolve: (result: T) => void;
 	reject: (error: unknown) => void;
 }
 
+/**
+ * Joins `values` to the call of row `row` waiting in `pending`, or starts one in this process's
+ * order; `call` makes it for every waiter of the batch (with their values, once each).
+ */
+function joinCall<T>(
+	pending: Map<string, Array<Waiter<T>>>,
+	row: string,
+	values: string[],
+	call: (batch: Array<Waiter<T>>, all: string[]) => Promise<void>,
+): Promise<T> {
+	return new Promise<T>((resolve, reject) => {
+		const waiters = pending.get(row);
+		if (waiters !== undefined) {
+			waiters.push({ values, resolve, reject });
+			return;
+		}
+		const batch: Array<Waiter<T>> = [{ values, resolve, reject }];
+		pending.set(row, batch);
+		void oneAtATime(async () => {
+			// Started: a call asked from now on waits for the next one.
+			pending.delete(row);
+			try {
+				await call(batch, [...new Set(batch.flatMap((w) => w.values))]);
+			} catch (error) {
+				for (const waiter of batch) waiter.reject(error);
+			}
+		});
+	});
+}
+
 /** Per row (and options): the writes waiting for their turn, not yet started. */
-const waiting = new Map<string, Waiter[]>();
+const waiting = new Map<string, Array<Waiter<Written>>>();
 
 /**
  * Records `values` in the row `row`, in this process's order, together with the other writes of
@@ -40,27 +70,30 @@ export async function mergedWrite(
 	values: string[],
 	write: (values: string[]) => Promise<Written>,
 ): Promise<Written> {
-	return await new Promise<Written>((resolve, reject) => {
-		const waiters = waiting.get(row);
-		if (waiters !== undefined) {
-			waiters.push({ values, resolve, reject });
-			return;
+	return await joinCall(waiting, row, values, async (batch, all) => {
+		const { found, ms } = await write(all);
+		const there = new Set(found);
+		for (const waiter of batch) {
+			waiter.resolve({ found: new Set(waiter.values.filter((v) => there.has(v))), ms });
+			for (const value of waiter.values) there.add(value);
 		}
-		const batch: Waiter[] = [{ values, resolve, reject }];
-		waiting.set(row, batch);
-		void oneAtATime(async () => {
-			// Started: a write asked from now on waits for the next call.
-			waiting.delete(row);
-			try {
-				const { found, ms } = await write([...new Set(batch.flatMap((w) => w.values))]);
-				const there = new Set(found);
-				for (const waiter of batch) {
-					waiter.resolve({ found: new Set(waiter.values.filter((v) => there.has(v))), ms });
-					for (const value of waiter.values) there.add(value);
-				}
-			} catch (error) {
-				for (const waiter of batch) waiter.reject(error);
-			}
-		});
+	});
+}
+
+/** Per row: the removals waiting for their turn, not yet started. */
+const removing = new Map<string, Array<Waiter<void>>>();
+
+/**
+ * Removes `values` from the row `row`, in this process's order, in one call with the other
+ * removals of that row still waiting there (a burst of trigger events ends in a few calls).
+ */
+export async function mergedRemove(
+	row: string,
+	values: string[],
+	remove: (values: string[]) => Promise<unknown>,
+): Promise<void> {
+	await joinCall(removing, row, values, async (batch, all) => {
+		await remove(all);
+		for (const waiter of batch) waiter.resolve();
 	});
 }

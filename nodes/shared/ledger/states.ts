@@ -9,6 +9,10 @@ export const acceptedMarker = (key: string) => `${key}#accepted`;
 export const claimedMarker = (key: string) => `${key}#claimed`;
 export const sendingMarker = (key: string) => `${key}#sending`;
 export const takeoverMarker = (key: string) => `${key}#takeover`;
+/** The trigger's (eventClaims.ts): a pass call's own mark, and a takeover generation's claim. */
+export const passMarker = (key: string) => `${key}#pass:${randomUUID()}`;
+export const eventTakeoverMarker = (key: string, generation: number) =>
+	`${key}#takeover:${generation}`;
 
 /** A key and every marker it can have: what goes when the key is released. */
 export const recordsOf = (key: string) => [

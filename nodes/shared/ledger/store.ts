@@ -9,7 +9,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { ensureRoom, FITS_ANY_DATABASE, probedRoom } from './capacity';
 import { claim, type ClaimResult } from './claim';
 import { afterPoolTimeout } from './pool';
-import { mergedWrite, oneAtATime } from './serial';
+import { mergedRemove, mergedWrite, oneAtATime } from './serial';
 import { verification } from './verify';
 
 /**
@@ -47,20 +47,30 @@ async function afterRowRace<T>(task: () => Promise<T>): Promise<T> {
 export interface Store {
 	/** Records the values; returns those that were already recorded. */
 	record(values: string[]): Promise<string[]>;
+	/** One write of the values, merged as a claim's are (serial.ts), outside verify's bookkeeping. */
+	write(values: string[]): Promise<{ found: Set<string>; ms: number }>;
 	remove(values: string[]): Promise<void>;
+	/** Removes values no verify() keeps, merged with this row's other removals waiting (serial.ts). */
+	forget(values: string[]): Promise<void>;
 	/**
 	 * Which of `values` are there, recording none of them: records them (past the store's limit, so
 	 * that no old record is pushed out) and removes at once those that were not there.
 	 */
 	ask(values: string[]): Promise<Set<string>>;
 	/** Claims the values (claim.ts), after warming up the row. */
-	claim(values: string[], waitMs: number): Promise<ClaimResult>;
+	claim(values: string[], waitMs: number, wrote?: (token: string) => void): Promise<ClaimResult>;
 	/**
 	 * The rest of a claim whose first write the caller made itself, with record(): `token` (from
 	 * claimToken()) was recorded in that call together with `values`, which it found new, and the
 	 * call took `callMs`.
 	 */
-	confirm(token: string, values: string[], waitMs: number, callMs: number): Promise<ClaimResult>;
+	confirm(
+		token: string,
+		values: string[],
+		waitMs: number,
+		callMs: number,
+		wrote?: (token: string) => void,
+	): Promise<ClaimResult>;
 	/** Reads the row once per process (before a claim's first write): a cold first call is slow. */
 	warmUp(): Promise<void>;
 	/** The longest store call so far, in ms (the warm-up's read aside). */
@@ -173,18 +183,26 @@ export function openStore(context: IExecuteFunctions, maxEntries: number): Store
 	};
 	return {
 		warmUp,
-		claim: async (values, waitMs) => {
+		claim: async (values, waitMs, wrote) => {
 			// Warm first: the probe writes, and a claim's first write must not be a cold call.
 			await warmUp();
 			await room();
-			return await claim(claimStore, values, waitMs);
+			return await claim(claimStore, values, waitMs, undefined, wrote);
 		},
-		confirm: async (token, values, waitMs, callMs) =>
-			await claim(claimStore, values, waitMs, { token, callMs }),
+		confirm: async (token, values, waitMs, callMs, wrote) =>
+			await claim(claimStore, values, waitMs, { token, callMs }, wrote),
+		write: async (values) => {
+			await room();
+			return await claimStore.write(values);
+		},
 		record: async (values) => {
 			await room();
 			return await serial(async () => await held.record(values));
 		},
+		forget: async (values) =>
+			inside
+				? void (await removeAt(values))
+				: await mergedRemove(`${rowKey}|${maxEntries}`, values, removeAt),
 		remove: async (values) =>
 			await serial(async () => {
 				held.disown(values);

@@ -149,11 +149,20 @@ describe('queue mode (the credential says so): the record is a claim that waits,
 		await warmUp();
 		// The other worker read the row before this run's claim wrote it and wrote back its own claim
 		// of the same event: this run's token is gone, the event's key is there.
-		afterRecordCall(1, () => rewriteRow('wf-events', 'trigger-node', (row) => row.filter((value) => !value.startsWith('n8n-claim:'))));
+		// Issue #54: a claim that is never followed by `E` is taken over after the takeover wait, so
+		// the other process is made to pass the event too (`E` in, its `E#claimed` removed).
+		const key = event('tx_q2').eventKey as string;
+		afterRecordCall(1, () => {
+			rewriteRow('wf-events', 'trigger-node', (row) => row.filter((value) => !value.startsWith('n8n-claim:')));
+			afterRecordCall(1, () => rewriteRow('wf-events', 'trigger-node', (row) => [...row.filter((value) => value !== `${key}#claimed`), key]));
+		});
 		expect((await runEvent([event('tx_q2')], { credentials: QUEUE })).reached).toBe(0);
 	});
 
-	test('a claim that keeps being written over fails the run at the trigger, saying why; a Retry lets the event go on', async () => {
+	// Issue #54: the delivery is answered before the claim settles, so a claim written over in all
+	// its rounds no longer fails the run ("Not passed on"): the run goes on as a copy and passes
+	// the event once its claim holds; a repeat then stops at the trigger.
+	test('a claim that keeps being written over does not fail the run after its answer: the event goes on once', async () => {
 		await warmUp();
 		let lost = 0;
 		const loseTheWrite = (): void => {
@@ -161,9 +170,8 @@ describe('queue mode (the credential says so): the record is a claim that waits,
 			if (++lost < 2 * CLAIM_ROUNDS) afterRecordCall(1, loseTheWrite);
 		};
 		afterRecordCall(1, loseTheWrite);
-		await expect(runEvent([event('tx_q3')], { credentials: QUEUE })).rejects.toMatchObject({
-			message: "Not passed on: n8n could not make sure that only this run handles the event (another n8n process's store call wrote over this claim 6 time(s))",
-		});
 		expect((await runEvent([event('tx_q3')], { credentials: QUEUE })).reached).toBe(1);
+		expect(lost).toBe(2 * CLAIM_ROUNDS);
+		expect((await runEvent([event('tx_q3')], { credentials: QUEUE })).reached).toBe(0);
 	});
 });

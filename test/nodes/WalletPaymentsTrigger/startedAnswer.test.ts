@@ -1,7 +1,7 @@
 /**
  * Who answers a delivery (nodes/WalletPaymentsTrigger/startedAnswer.ts): the trigger's own step in
- * the run (`responseNode`), on every n8n line, once the event's record held, so that a run n8n
- * does not start, or one that fails at the trigger, is never answered 2xx. The real answers:
+ * the run (`responseNode`), on every n8n line, once the event's first record is written, so that a
+ * run n8n does not start, or whose first record fails, is never answered 2xx. The real answers:
  * test/e2e/triggerStart.compat.test.ts (n8n 1.123, a run that cannot start) and
  * test/e2e/triggerAnswer.e2e.test.ts (n8n 2.41: a run n8n fails in its credential check, and one
  * whose record fails at the trigger).
@@ -43,10 +43,10 @@ describe('who answers a delivery', () => {
 		expect(log).toEqual([`answer ${JSON.stringify(STARTED)}`]);
 	});
 
-	test('a production run: answered 200 only after the event was recorded', async () => {
+	test('a production run: answered 200 right after the event’s first record, then passed on with a second (issue #54)', async () => {
 		const { context, log } = stepContext('webhook', async () => ({ processed: [] }));
 		expect(await new WalletPaymentsTrigger().execute.call(context)).toEqual([items()]);
-		expect(log).toEqual(['record', `answer ${JSON.stringify(STARTED)}`]);
+		expect(log).toEqual(['record', `answer ${JSON.stringify(STARTED)}`, 'record']);
 	});
 
 	test('a record that fails: the step fails without answering, so n8n answers an error and the event is delivered again', async () => {

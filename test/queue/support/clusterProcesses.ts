@@ -14,7 +14,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const ENQUEUED = /Enqueued execution (\d+) \(job/g;
 const WORKER_STARTED = /Worker started execution (\d+) \(job/g;
 const STORE_CALL = /wallet-payments store call (\d+) ms/;
-const TRIGGER_NOT_RECORDED = /wallet-payments trigger: the event was not recorded: (.*)/;
+// The trigger's own failures: before its answer (not recorded), or after it (answered, not passed on).
+const TRIGGER_NOT_RECORDED = /wallet-payments trigger: the event was (?:not recorded|answered 200 and not passed on): (.*)/;
 
 export class ClusterProcesses extends N8n {
 	services!: QueueServices;

@@ -115,7 +115,10 @@ describe.each(['trigger-one-process', 'trigger-queue-mode'])('%s: the same event
 		const s = scenario(name, 'trigger');
 		clearProcessedData();
 		expect(triggerOutcomes(s.deliveries, await deliverEvents(s))).toEqual(s.outcomes);
-		expect(comparable(processedValues(s.workflowId, s.nodeId))).toEqual(comparable(rowOf(s)));
+		// Claim tokens aside: since issue #54 the trigger removes its claim's values (`#claimed`, tokens)
+		// once the event is passed on; the events' keys are the values 0.1.0 wrote.
+		const isToken = (value: string) => value.startsWith('n8n-claim:');
+		expect(comparable(processedValues(s.workflowId, s.nodeId))).toEqual(comparable(rowOf(s)).filter((value) => !isToken(value)));
 	});
 });
 
