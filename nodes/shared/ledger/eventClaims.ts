@@ -6,10 +6,11 @@
  * docs/ledger.md, "The trigger's records".
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { CHECKS } from './claim';
 import { patiently } from './pool';
+import { notPassed, warnUnsure } from './eventNotices';
 import { claimedMarker, claimToken, eventTakeoverMarker, passMarker } from './states';
 import type { Store } from './store';
 import { FRESH_CLAIM_WAITS } from './takeover';
@@ -56,9 +57,30 @@ const note = (run: Run, key: string, ...values: string[]) =>
 	run.written.set(key, [...(run.written.get(key) ?? []), ...values]);
 
 /**
+ * Passes still making sure their `E` holds after their run went on (queue mode): tests wait for
+ * them; n8n does not (the worker's slot is free once the run ends).
+ */
+const holding = new Set<Promise<void>>();
+
+/** Resolves once every pass of this process made sure of its record (or gave up). */
+export async function passRecordsSettled(): Promise<void> {
+	while (holding.size > 0) await Promise.allSettled([...holding]);
+}
+
+/** A promise that settles once, from outside. */
+function decision() {
+	let settle!: { resolve: (passes: boolean) => void; reject: (error: unknown) => void };
+	const promise = new Promise<boolean>((resolve, reject) => (settle = { resolve, reject }));
+	return { promise, ...settle };
+}
+
+/**
  * Records each key's `E#claimed`, calls `answered`, then passes on the keys this run may pass.
  * Returns the keys another run passed on. `waitMs` undefined: One Process Only (no waits). A
- * failing first call rejects before `answered`; a failure after it names the events.
+ * failing first call rejects before `answered`; a failure after it names the events. In queue
+ * mode a key is passed on once its pass call wrote `E`; its checks (and the removal of the run's
+ * values) go on after the run returns, so a run holds a worker's slot about two claim waits, as
+ * before the early answer (docs/ledger.md, "The trigger's records").
  */
 export async function settleEvents(
 	context: IExecuteFunctions,
@@ -85,6 +107,7 @@ export async function settleEvents(
 		return written;
 	});
 	let settling: Array<Promise<boolean>>;
+	const decisions = unique.map(() => decision());
 	if (waitMs === undefined) {
 		// This process's store calls are serialized: a copy waits for the run before it, then passes
 		// unless that run did (a key found claimed with no run here is a dead process's: taken at once).
@@ -104,19 +127,40 @@ export async function settleEvents(
 			const held = await store.confirm(token, fresh, waitMs, ms, wrote).catch(() => undefined);
 			return new Set(held?.ours ?? []);
 		});
-		settling = unique.map(async (key) => {
+		settling = unique.map(async (key, index) => {
 			const ours = (await confirmed).has(claimedMarker(key));
 			note(run, key, token);
-			return await passClaimed(run, key, ours ? { since: at, next: 1 } : undefined);
+			const right = ours ? { since: at, next: 1 } : undefined;
+			return await passClaimed(run, key, right, decisions[index].resolve);
 		});
 	}
+	// A key is decided when its settling is, unless its pass call decided it before.
+	settling.forEach((settle, index) =>
+		settle.then(decisions[index].resolve, decisions[index].reject),
+	);
 	// A failing first call fails them all: the first call's error is the one thrown.
-	for (const settle of settling) settle.catch(() => undefined);
+	for (const settle of [...settling, ...decisions.map((d) => d.promise)])
+		settle.catch(() => undefined);
 	await gate;
-	const results = await Promise.allSettled(settling);
-	await cleanUp(run, unique, results);
+	const results = await Promise.allSettled(decisions.map((d) => d.promise));
+	const after = Promise.allSettled(settling).then(async (settled) => {
+		warnUnsure(context, unique, results, settled);
+		await cleanUp(run, unique, settled);
+	});
+	if (waitMs === undefined) await after;
+	else {
+		const held = after.catch(() => undefined);
+		holding.add(held);
+		void held.then(() => holding.delete(held));
+	}
 	const failed = unique.filter((_, index) => results[index].status === 'rejected');
-	if (failed.length > 0) throw notPassed(context, failed, results, waitMs);
+	if (failed.length > 0)
+		throw notPassed(
+			context,
+			failed,
+			results,
+			waitMs === undefined ? undefined : triggerTakeoverWaitMs(waitMs),
+		);
 	return new Set(
 		unique.filter(
 			(_, index) => (results[index] as PromiseFulfilledResult<boolean>).value === false,
@@ -132,8 +176,17 @@ async function passOnce(run: Run, key: string): Promise<boolean> {
 	return !found.has(key) || found.has(mark);
 }
 
-/** Queue mode (claims): passes `key` on once this run holds a fresh right to, or finds another run did. */
-async function passClaimed(run: Run, key: string, held: Right | undefined): Promise<boolean> {
+/**
+ * Queue mode (claims): passes `key` on once this run holds a fresh right to, or finds another run
+ * did. `decide(true)` as soon as its pass call wrote `E`: the event goes on then, and this goes on
+ * until `E` held.
+ */
+async function passClaimed(
+	run: Run,
+	key: string,
+	held: Right | undefined,
+	decide: (passes: boolean) => void,
+): Promise<boolean> {
 	const mark = passMarker(key);
 	note(run, key, mark);
 	let right = held;
@@ -141,7 +194,8 @@ async function passClaimed(run: Run, key: string, held: Right | undefined): Prom
 	for (;;) {
 		right ??= await asCopy(run, key, next);
 		if (Date.now() - right.since < freshMs(run.waitMs)) {
-			const passed = await passHeld(run, key, mark, right.since + passWindowMs(run.waitMs));
+			const until = right.since + passWindowMs(run.waitMs);
+			const passed = await passHeld(run, key, mark, until, decide);
 			if (passed !== undefined) return passed;
 		}
 		// Too late to pass as it is: a copy may be taking over. Win the next generation first.
@@ -152,12 +206,19 @@ async function passClaimed(run: Run, key: string, held: Right | undefined): Prom
 }
 
 /**
- * The pass call, then its checks: `E` with this run's mark written, and found again at two checks
- * a claim wait apart (written again when a check finds it gone, as another process's write-back
- * of the row drops it). Only then has `E` held: a later copy finds it. True: passed by this run;
- * false: another run's `E`; undefined: not held by `until` (a copy may be taking over).
+ * The pass call, then its checks: `E` with this run's mark written (then `decide(true)`), and
+ * found again at two checks a claim wait apart (written again when a check finds it gone, as
+ * another process's write-back of the row drops it). Only then has `E` held: a later copy finds
+ * it. True: passed by this run; false: another run's `E`; undefined: not held by `until` (a copy
+ * may be taking over: the caller wins a takeover generation, and its next pass call finds its mark).
  */
-async function passHeld(run: Run, key: string, mark: string, until: number) {
+async function passHeld(
+	run: Run,
+	key: string,
+	mark: string,
+	until: number,
+	decide: (passes: boolean) => void,
+) {
 	let checks = 0;
 	for (let call = 0; ; call++) {
 		// A retry of a pass call whose first try wrote finds its own mark: still this run's.
@@ -166,6 +227,7 @@ async function passHeld(run: Run, key: string, mark: string, until: number) {
 		);
 		if (written === undefined || Date.now() >= until) return undefined;
 		if (written.found.has(key) && !written.found.has(mark)) return false;
+		decide(true);
 		// Checks count a claim wait after a write; a call as long as the wait may have written over the row.
 		const found = call > 0 && written.found.has(key) && written.ms < run.waitMs;
 		checks = found ? checks + 1 : 0;
@@ -226,35 +288,4 @@ async function cleanUp(run: Run, keys: string[], results: Array<PromiseSettledRe
 	];
 	// Leftovers cost a later copy a wait, not a second pass: an error here fails nothing.
 	if (values.length > 0) await run.store.forget(values).catch(() => undefined);
-}
-
-/** How an event is named to the user: its name, data.id and status. */
-function named(key: string): string {
-	try {
-		const [event, id, status] = JSON.parse(key) as [string, string, string | null];
-		return `${event} ${id}${status === null ? '' : ` (${status})`}`;
-	} catch {
-		return key;
-	}
-}
-
-function notPassed(
-	context: IExecuteFunctions,
-	keys: string[],
-	results: Array<PromiseSettledResult<boolean>>,
-	waitMs: number | undefined,
-): NodeOperationError {
-	const reason = results.find((result) => result.status === 'rejected') as PromiseRejectedResult;
-	const cause = reason.reason instanceof Error ? reason.reason.message : String(reason.reason);
-	const wait =
-		waitMs === undefined
-			? ''
-			: `, after up to ${triggerTakeoverWaitMs(waitMs) / 1000} s when another run may still hold it`;
-	return new NodeOperationError(
-		context.getNode(),
-		`Answered 200, not passed on: ${keys.map(named).join(', ')} (n8n's store: ${cause})`,
-		{
-			description: `The delivery was answered 200 and nothing after the trigger ran for this event. Retry this execution: it passes the event on${wait}.`,
-		},
-	);
 }

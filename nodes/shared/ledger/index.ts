@@ -6,7 +6,7 @@ export { ClaimNotHeld, RecordsLost } from './book';
 export { CLAIM_ROUNDS } from './claim';
 export { readClaimWait, DEFAULT_CLAIM_WAIT_MS, MIN_CLAIM_WAIT_MS, ONE_PROCESS } from './claimWait';
 export { eventKey, recordEvents } from './eventRecords';
-export { freshMs, triggerTakeoverWaitMs } from './eventClaims';
+export { freshMs, passRecordsSettled, triggerTakeoverWaitMs } from './eventClaims';
 export { openLedger, type Ledger } from './ledger';
 export {
 	KEYS_REMEMBERED,

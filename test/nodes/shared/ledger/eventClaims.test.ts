@@ -18,7 +18,7 @@ freshEachTest((fresh, inProcess) => {
 
 /** One run of the trigger's step: when it was answered, and whether it passed the event on. */
 function runOf(ledger: Ledger, process: string, options: { mode?: string; queueMode?: boolean; lostAnswer?: (values: string[]) => boolean } = {}) {
-	const run = { answeredAt: undefined as number | undefined, startedAt: Date.now() };
+	const run = { answeredAt: undefined as number | undefined, startedAt: Date.now(), wentOnAt: undefined as number | undefined };
 	const context = store.context({ process, queueMode: options.queueMode ?? true, claimWaitMs: WAIT, mode: options.mode, executionId: `${process}-${run.startedAt}` });
 	if (options.lostAnswer) {
 		// The call is made (the row written), then its answer is lost (a connection dropped after the commit).
@@ -30,7 +30,10 @@ function runOf(ledger: Ledger, process: string, options: { mode?: string; queueM
 			return answer;
 		}) as typeof record;
 	}
-	const passed = ledger.recordEvents(context, [E], 1000, () => (run.answeredAt = Date.now())).then((others) => !others.has(E));
+	const passed = ledger.recordEvents(context, [E], 1000, () => (run.answeredAt = Date.now())).then((others) => {
+		run.wentOnAt = Date.now();
+		return !others.has(E);
+	});
 	return { ...run, passed, run };
 }
 
@@ -41,6 +44,9 @@ const afterFirst = (process: string) => {
 };
 
 const T = 18 * WAIT;
+
+/** Waits until the passes of these processes made sure of their records (after their runs went on). */
+const recordsHeld = async (...ledgers: Ledger[]) => await settled(Promise.all(ledgers.map(async (ledger) => await ledger.passRecordsSettled())));
 
 test('the takeover wait is the fresh window, the pass window\'s seven claim waits and one more', async () => {
 	expect([processA.freshMs(WAIT), processA.triggerTakeoverWaitMs(WAIT)]).toEqual([10 * WAIT, T]);
@@ -54,8 +60,47 @@ test('two copies at once in two processes: both answered before one claim wait, 
 	expect(passed.filter(Boolean)).toHaveLength(1);
 	expect(a.run.answeredAt).toBeLessThan(WAIT);
 	expect(b.run.answeredAt).toBeLessThan(WAIT);
-	// Once passed, the row keeps the event alone: its claim's values are removed.
+	// Once its record held, the row keeps the event alone: its claim's values are removed.
+	await recordsHeld(processA, processB);
 	expect(store.row()).toEqual([E]);
+});
+
+describe('the run goes on at its pass call; its record is made sure of after (a worker slot held two claim waits, as before the early answer)', () => {
+	/** A's record calls that write the event, after the first (its pass call): the pass record's checks. */
+	const passChecks = (call: StoreCall) => call.process === 'A' && call.values.includes(E) && store.records('A').filter((values) => values.includes(E)).length > 1;
+
+	test('queue mode: the event goes on about two claim waits after the first record, the checks come after', async () => {
+		const a = runOf(processA, 'A');
+		expect(await settled(a.passed)).toBe(true);
+		// The claim's two checks, then the pass call; before, the pass record's two checks came first too (four waits).
+		expect(a.run.wentOnAt).toBeLessThan(3 * WAIT);
+		expect(store.row()).toContain(`${E}#claimed`);
+		await recordsHeld(processA);
+		expect(store.records('A').filter((values) => values.includes(E))).toHaveLength(3);
+		expect(store.row()).toEqual([E]);
+	});
+
+	test('the process killed after the pass call, before its checks: a later copy finds the event passed and passes nothing', async () => {
+		const killed = store.hold(passChecks); // never lands
+		const a = runOf(processA, 'A');
+		expect(await settled(a.passed)).toBe(true);
+		await settled(killed.reached);
+		const b = runOf(await aProcess(), 'B');
+		expect(await settled(b.passed)).toBe(false);
+		// A's `E#claimed` stayed: B waited the takeover wait, then its pass call found A's `E`.
+		expect(Date.now()).toBeGreaterThanOrEqual(T);
+	});
+
+	test('the documented limit: the pass record dropped by a write-back and the process killed before its check: a later copy passes the event again', async () => {
+		store.writeOver((call) => call.process === 'A' && call.values.includes(E));
+		const killed = store.hold(passChecks);
+		const a = runOf(processA, 'A');
+		expect(await settled(a.passed)).toBe(true);
+		await settled(killed.reached);
+		const b = runOf(await aProcess(), 'B');
+		// docs/trigger.md says so: the node after the trigger still pays once (the event's key is in its key).
+		expect(await settled(b.passed)).toBe(true);
+	});
 });
 
 describe('a copy during the takeover wait', () => {
@@ -96,6 +141,7 @@ test('an owner whose claim held only after the fresh window: it wins takeover ge
 	store.writeOver((call) => call.process === 'A' && call.values.includes(`${E}#claimed`), { times: 4 });
 	const a = runOf(processA, 'A');
 	expect(await settled(a.passed)).toBe(true);
+	await recordsHeld(processA);
 	const calls = store.records('A');
 	const takeover = calls.findIndex((values) => values.includes(`${E}#takeover:1`));
 	const pass = calls.findIndex((values) => values.includes(E));
@@ -134,6 +180,7 @@ describe('the pass record written over by another process’s write-back of the 
 		store.writeOver(passCall);
 		const a = runOf(processA, 'A');
 		expect(await settled(a.passed)).toBe(true);
+		await recordsHeld(processA);
 		expect(store.records('A').filter((values) => values.includes(E)).length).toBeGreaterThanOrEqual(4);
 		expect(store.row()).toEqual([E]);
 		const b = runOf(await aProcess(), 'B');
@@ -171,6 +218,7 @@ describe('a store error between the first record and the last check (a database 
 		const a = runOf(processA, 'A');
 		expect(await settled(a.passed)).toBe(true);
 		expect(Date.now()).toBeGreaterThanOrEqual(T);
+		await recordsHeld(processA);
 		expect(store.row()).toEqual([E]);
 	});
 });
@@ -218,6 +266,7 @@ describe.each([true, false])('a pass call written, then its answer lost (queue m
 		let lost = 0;
 		const a = runOf(processA, 'A', { queueMode, lostAnswer: (values) => values.includes(E) && lost++ === 0 });
 		expect(await settled(a.passed)).toBe(true);
+		await recordsHeld(processA);
 		// The lost call, its retry, then (queue mode) two checks a claim wait apart.
 		const calls = queueMode ? 4 : 2;
 		expect(lost).toBe(calls);

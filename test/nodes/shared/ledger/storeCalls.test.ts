@@ -29,11 +29,13 @@ describe.each([false, true])('queue mode %s', (queueMode) => {
 	test('trigger events: per event', async () => {
 		const context = store.context(credential(queueMode));
 		for (let event = 0; event < 10; event++) await settled(ledgers.recordEvents(context, [`event-${event}`], 1000));
+		// In queue mode the pass record's checks and the removal come after the run goes on.
+		await settled(ledgers.passRecordsSettled());
 		const counts = byKind();
 		process.stdout.write(`store-calls[trigger, ${config}]: ${JSON.stringify(counts)} for 10 events\n`);
 		// Issue #54: per event, the first record (answered after it), the pass call and one remove of the
 		// event's claim values. Queue mode: a read-only warm-up once per process and row, and the claim's
-		// two checks between the first record and the pass call, and two checks of the pass record.
+		// two checks between the first record and the pass call, and two checks of the pass record (after the run went on).
 		expect(counts).toEqual(queueMode ? { count: 1, record: 60, remove: 10 } : { record: 20, remove: 10 });
 	});
 
