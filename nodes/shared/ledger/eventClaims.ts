@@ -9,7 +9,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { CHECKS } from './claim';
-import { patiently } from './pool';
+import { patiently, POOL_PATIENCE_MS } from './pool';
 import { notPassed, warnUnsure } from './eventNotices';
 import { claimedMarker, claimToken, eventTakeoverMarker, passMarker } from './states';
 import type { Store } from './store';
@@ -189,13 +189,21 @@ async function passClaimed(
 ): Promise<boolean> {
 	const mark = passMarker(key);
 	note(run, key, mark);
+	let wentOn: number | undefined;
+	const wentOnNow = (passes: boolean) => {
+		wentOn ??= Date.now();
+		decide(passes);
+	};
 	let right = held;
 	let next = 1;
 	for (;;) {
+		// Gone on: its record is made sure of with the patience a store call after the answer has.
+		if (wentOn !== undefined && Date.now() - wentOn > POOL_PATIENCE_MS)
+			throw new Error(`no check of its record held within ${POOL_PATIENCE_MS / 1000} s`);
 		right ??= await asCopy(run, key, next);
 		if (Date.now() - right.since < freshMs(run.waitMs)) {
 			const until = right.since + passWindowMs(run.waitMs);
-			const passed = await passHeld(run, key, mark, until, decide);
+			const passed = await passHeld(run, key, mark, until, wentOnNow);
 			if (passed !== undefined) return passed;
 		}
 		// Too late to pass as it is: a copy may be taking over. Win the next generation first.

@@ -17,9 +17,13 @@ freshEachTest((fresh, inProcess) => {
 });
 
 /** One run of the trigger's step: when it was answered, and whether it passed the event on. */
-function runOf(ledger: Ledger, process: string, options: { mode?: string; queueMode?: boolean; lostAnswer?: (values: string[]) => boolean } = {}) {
+function runOf(ledger: Ledger, process: string, options: { mode?: string; queueMode?: boolean; lostAnswer?: (values: string[]) => boolean; log?: string[] } = {}) {
 	const run = { answeredAt: undefined as number | undefined, startedAt: Date.now(), wentOnAt: undefined as number | undefined };
 	const context = store.context({ process, queueMode: options.queueMode ?? true, claimWaitMs: WAIT, mode: options.mode, executionId: `${process}-${run.startedAt}` });
+	if (options.log) {
+		const { log } = options;
+		Object.assign(context, { logger: { debug: () => undefined, warn: (message: string) => log.push(message) } });
+	}
 	if (options.lostAnswer) {
 		// The call is made (the row written), then its answer is lost (a connection dropped after the commit).
 		const { lostAnswer } = options;
@@ -89,6 +93,18 @@ describe('the run goes on at its pass call; its record is made sure of after (a 
 		expect(await settled(b.passed)).toBe(false);
 		// A's `E#claimed` stayed: B waited the takeover wait, then its pass call found A's `E`.
 		expect(Date.now()).toBeGreaterThanOrEqual(T);
+	});
+
+	test('the store fails at every check after the pass call: the event went on, n8n\'s log says its record is unsure, and the claim stays', async () => {
+		store.fail(passChecks, new Error('Connection terminated unexpectedly'), 1_000_000);
+		const log: string[] = [];
+		const a = runOf(processA, 'A', { log });
+		expect(await settled(a.passed)).toBe(true);
+		await recordsHeld(processA);
+		expect(log).toEqual([
+			"wallet-payments trigger: payout.transfer.success tx_1 (success) was passed on, but its record could not be made sure of (n8n's store: no check of its record held within 300 s); a later copy may pass it again",
+		]);
+		expect(store.row()).toContain(`${E}#claimed`);
 	});
 
 	test('the documented limit: the pass record dropped by a write-back and the process killed before its check: a later copy passes the event again', async () => {
