@@ -12,7 +12,14 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { eventKey } from '../shared/ledger';
 import { acknowledge, refuse, reportAnswer, type WebhookRequest } from './answers';
-import { admitEvent, dedupeWindow, DEFAULT_DEDUPE_WINDOW, unhandledEvents } from './dedupe';
+import {
+	admissionScope,
+	admitEvent,
+	dedupeWindow,
+	DEFAULT_DEDUPE_WINDOW,
+	eventsSettled,
+	unhandledEvents,
+} from './dedupe';
 import { ALL_EVENTS, eventSelection, isSelected, WALLET_EVENTS } from './events';
 import {
 	DEFAULT_SIGNATURE_HEADER,
@@ -208,9 +215,17 @@ export class WalletPaymentsTrigger implements INodeType {
 		// Answered once the event's first record is written: a run that fails before is answered
 		// with an error, so the provider delivers the event again (startedAnswer.ts); after it, the
 		// step settles which run passes the event on, and fails naming it if it cannot.
+		const keys = items
+			.map((item) => item.json.eventKey)
+			.filter((key): key is string => typeof key === 'string');
+		// In one n8n process the deliveries were answered here too: their admissions learn the outcome.
 		const passed = await unhandledEvents(this, items, dedupeWindow(options.dedupeWindow), () =>
 			answerFromStep(this),
-		);
+		).catch(async (error: unknown) => {
+			eventsSettled(admissionScope(this), keys, false);
+			return await Promise.reject(error);
+		});
+		eventsSettled(admissionScope(this), keys, true);
 		return [passed];
 	}
 
@@ -261,7 +276,7 @@ export class WalletPaymentsTrigger implements INodeType {
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		const key = eventKey(event, data);
 		// Test deliveries (Listen for test event) are told apart from production ones.
-		const scope = `${this.getWorkflow().id ?? ''}:${this.getNode().id}:${this.getMode()}`;
+		const scope = admissionScope(this);
 		if (key !== undefined) {
 			const report = await admitEvent(scope, key, dedupeWindow(options.dedupeWindow));
 			if (report === false) return acknowledge('duplicate delivery');

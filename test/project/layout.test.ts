@@ -170,7 +170,6 @@ const TESTED_ELSEWHERE: Record<string, string | null> = {
 	'nodes/WalletPayments/methods/resourceMapping.ts': 'test/nodes/WalletPayments/input/destination.test.ts',
 	'nodes/WalletPayments/transport/request.ts': 'test/matrix/failures.test.ts',
 	'nodes/WalletPaymentsTrigger/answers.ts': 'test/nodes/WalletPaymentsTrigger/WalletPaymentsTrigger.node.test.ts',
-	'nodes/WalletPaymentsTrigger/dedupe.ts': 'test/nodes/WalletPaymentsTrigger/WalletPaymentsTrigger.node.test.ts',
 	'nodes/shared/credential.ts': 'test/matrix/secrets.test.ts',
 	'nodes/shared/ledger/book.ts': 'test/nodes/shared/ledger/ledger.test.ts',
 	'nodes/shared/ledger/earlierRun.ts': 'test/nodes/shared/ledger/takeover.test.ts',
