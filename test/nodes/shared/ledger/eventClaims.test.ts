@@ -119,6 +119,17 @@ describe('the run goes on at its pass call; its record is made sure of after (a 
 	});
 });
 
+test('the window holds events, not store values: 1,000 events passed in queue mode, then the first again stops at the trigger', async () => {
+	const key = (n: number) => JSON.stringify(['payout.transfer.success', `tx_${n}`, 'success']);
+	const context = (id: string) => store.context({ process: 'A', queueMode: true, claimWaitMs: WAIT, executionId: id });
+	for (let n = 0; n < 1000; n++) await settled(processA.recordEvents(context(`run-${n}`), [key(n)], 1000));
+	await recordsHeld(processA);
+	// One value per event passed: the claims' tokens, marks and `#claimed` values are gone.
+	expect(store.row()).toHaveLength(1000);
+	const again = await settled(processA.recordEvents(context('again'), [key(0)], 1000));
+	expect(again.has(key(0))).toBe(true);
+});
+
 describe('a copy during the takeover wait', () => {
 	test('the owner’s claim lands in time: the copy passes nothing, and ends long before the takeover wait', async () => {
 		const processB = await aProcess();
