@@ -6,8 +6,14 @@
  * nodes turned on and pointed at a mail server the test runs:
  *
  *   collections[<case>]: <n> created, <m> with account details, <e> emails, <p> marked paid
+ *
+ * The last case loses a payment's event after it was answered 200 (as when the queue-mode worker
+ * running it dies: n8n does not run it again); the billing workflow's daily check asks the service
+ * and marks the row paid, so that customer gets a receipt and no reminder.
  */
 import { randomUUID } from 'crypto';
+import { createServer } from 'http';
+import type { AddressInfo } from 'net';
 
 import { describeE2E, executionsOf, startStack, stopStack, waitForExecutions, type ApiExecution, type Stack } from './support/e2e';
 import { readMail, SEND_EMAIL_TYPE, smtpCredential, startSmtpSink, withMail, type SmtpSink } from '../../tooling/demo/smtpSink';
@@ -16,7 +22,7 @@ import { outputOf } from '../../tooling/demo/payrollExample';
 import { CREDENTIAL_ID, CREDENTIAL_NAME, type WorkflowJson } from '../../tooling/n8n/n8n';
 import type { CollectionRecord } from '../../tooling/sandbox/state';
 
-const examples = loadExamples({ id: CREDENTIAL_ID, name: CREDENTIAL_NAME });
+const examples = loadExamples({ id: CREDENTIAL_ID, name: CREDENTIAL_NAME }, process.env.WALLET_E2E_EXAMPLES_DIR);
 const BILLING = examples.find((e) => e.workflow.id === 'WalletExCollect1')!;
 const RECEIPT = examples.find((e) => e.workflow.id === 'WalletExCollPaid')!;
 const MAIL = { id: 'WalletMailSink02', name: 'Billing mail (test)' };
@@ -37,6 +43,7 @@ function published(workflow: WorkflowJson, webhooks: Record<string, string>, cha
 describeE2E('scheduled collections: bill every customer each month, know who paid, remind who did not', () => {
 	let stack: Stack | undefined;
 	let mail: SmtpSink;
+	let receiptUrl = '';
 	const lines: string[] = [];
 
 	beforeAll(async () => {
@@ -54,7 +61,8 @@ describeE2E('scheduled collections: bill every customer each month, know who pai
 		await stack.n8n.publishNow(RECEIPT.workflow.id);
 		for (const path of ['bill-now', 'remind-now']) await stack.n8n.waitForPublishedWebhook(path);
 		const trigger = RECEIPT.triggers[0];
-		stack.sandbox.configure({ webhook: { url: `${stack.n8n.baseUrl}/webhook/${trigger.webhookId}/${trigger.path}` } });
+		receiptUrl = `${stack.n8n.baseUrl}/webhook/${trigger.webhookId}/${trigger.path}`;
+		stack.sandbox.configure({ webhook: { url: receiptUrl } });
 	});
 
 	afterAll(async () => {
@@ -90,6 +98,8 @@ describeE2E('scheduled collections: bill every customer each month, know who pai
 		const first = await bill('first run');
 		expect([first.created, first.details, first.emails.length]).toEqual([3, 3, 3]);
 		firstAccounts = accounts(first.recorded);
+		// The collection's ID, which the daily check asks the service about.
+		expect(first.recorded.map((row) => row.collectionId)).toEqual(collections().map((c) => c.id));
 		expect(firstAccounts.map((a) => [a[0], a[3], a[4]])).toEqual([
 			['C-1001', 2500, 'NGN'],
 			['C-1002', 4000.5, 'NGN'],
@@ -139,5 +149,49 @@ describeE2E('scheduled collections: bill every customer each month, know who pai
 		for (const row of renewed.recorded) expect(String(row.note)).toContain('expired unpaid');
 		expect(accounts(renewed.recorded).map((a) => a[1])).not.toEqual(firstAccounts.slice(1).map((a) => a[1]));
 		expect(collections().filter((c) => c.customerEmail === 'ada.okafor@example.com')).toHaveLength(1);
+	});
+
+	test('event lost, daily check: the service says paid, the row is marked, a receipt and no reminder', async () => {
+		// The event is answered 200 and its run is lost: a server that answers 200 and runs nothing.
+		const lost = createServer((request, response) => request.resume().on('end', () => response.end()));
+		await new Promise<void>((resolve) => lost.listen(0, '127.0.0.1', resolve));
+		const lostUrl = `http://127.0.0.1:${(lost.address() as AddressInfo).port}/webhook`;
+		const receiptRuns = (await executionsOf(stack!.n8n, RECEIPT.workflow.id)).length;
+		const [chidi, wanjiru] = ['chidi.bello@example.com', 'wanjiru.kamau@example.com'].map((email) => collections().filter((c) => c.customerEmail === email).at(-1)!);
+		let delivered: Array<{ url: string; status?: number; body: string; signature: string }> = [];
+		try {
+			stack!.sandbox.configure({ webhook: { url: lostUrl } });
+			delivered = (await stack!.sandbox.controls.markCollectionPaid(chidi.id)).deliveries;
+		} finally {
+			stack!.sandbox.configure({ webhook: { url: receiptUrl } });
+			await new Promise((resolve) => lost.close(resolve));
+		}
+		expect(delivered.map((d) => [d.url, d.status])).toEqual([[lostUrl, 200]]);
+		expect(await executionsOf(stack!.n8n, RECEIPT.workflow.id)).toHaveLength(receiptRuns);
+
+		const checked = await remind('event lost, daily check');
+		// Chidi's row marked paid, one receipt and no reminder; the reminders: Wanjiru's only.
+		expect(checked.paid).toBe(1);
+		expect(outputOf(checked.run, 'Mark Paid')[0]).toMatchObject({ customerNo: 'C-1002', reference: chidi.reference, collectionId: chidi.id });
+		const toChidi = checked.emails.filter((body) => body.includes('Hello Chidi Bello'));
+		expect(toChidi).toHaveLength(1);
+		expect(toChidi[0]).toContain('We received your payment of 4000.5 NGN for 2026-11');
+		expect(checked.recorded.map((row) => row.customerNo)).toEqual(['C-1003']);
+		// As the service said: every open row asked about by its collection's ID.
+		expect(outputOf(checked.run, 'Ask the Service').map((t) => [t.id, t.status])).toEqual([
+			[chidi.id, 'success'],
+			[wanjiru.id, wanjiru.status],
+		]);
+
+		// The next day: the row is no longer open, nobody asks about it.
+		const nextDay = await remind('event lost, next day');
+		expect(outputOf(nextDay.run, 'Unpaid Collections').map((row) => row.customerNo)).toEqual(['C-1003']);
+		expect(nextDay.emails.filter((body) => body.includes('Chidi'))).toEqual([]);
+
+		// The lost event comes after all: the row, already marked, is left alone (no second receipt).
+		const headers = { 'content-type': 'application/json', 'x-wallet-signature': delivered[0].signature };
+		const late = await round('event late', RECEIPT.workflow.id, async () => await fetch(receiptUrl, { method: 'POST', headers, body: delivered[0].body }));
+		expect(late.run.data?.resultData.runData['Mark Paid']).toHaveLength(1);
+		expect([late.paid, late.emails.length]).toEqual([0, 0]);
 	});
 });
