@@ -23,7 +23,6 @@ import { randomUUID } from 'crypto';
 
 import { signBody } from '../../tooling/sandbox';
 import { newPayeeEvent, stopStack, type ApiExecution, type PayeeEvent } from '../e2e/support/e2e';
-import { payPerEventWorkflow } from '../../tooling/n8n/workflow';
 import {
 	describeQueue,
 	expectNoPackageFailures,
@@ -34,7 +33,7 @@ import {
 	recordResults,
 	settledExecutions,
 	sleep,
-	startQueueStack,
+	startPayPerEventQueue,
 	stopFailingExecutionStarts,
 	storeEntries,
 	type QueueStack,
@@ -154,13 +153,7 @@ describeQueue('Wallet Payments Trigger de-duplication in queue mode (2 webhook p
 	}
 
 	beforeAll(async () => {
-		stack = await startQueueStack({ references: 'lenient', webhook: { secret: SECRET, header: HEADER, algorithm: 'sha512', retryDelaysMs: [] } });
-		const { n8n } = stack;
-		url = `${n8n.webhookBaseUrl}/webhook/${WEBHOOK_ID}/webhook`;
-		await n8n.importWorkflows([payPerEventWorkflow(WORKFLOW_ID, 'Queue: trigger de-duplication', WEBHOOK_ID, HEADER)]);
-		await n8n.start();
-		await n8n.publishNow(WORKFLOW_ID);
-		await n8n.waitForWebhook(`${WEBHOOK_ID}/webhook`);
+		({ stack, url } = await startPayPerEventQueue({ id: WORKFLOW_ID, name: 'Queue: trigger de-duplication', secret: SECRET, header: HEADER, webhookId: WEBHOOK_ID }));
 		events = [];
 		for (let n = 1; n <= EVENTS; n++) events.push(await newPayeeEvent(stack!.sandbox, n));
 	});

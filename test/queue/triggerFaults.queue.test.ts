@@ -15,16 +15,12 @@
  *
  *   queue[trigger fault: <case>,<config>]: <n> events, answered 200 <a>, past the trigger per event …, payouts per event …
  */
-import { randomUUID } from 'crypto';
-
-import { payPerEventWorkflow } from '../../tooling/n8n/workflow';
-import { deliverSigned, newPayeeEvent, stopStack, type ApiExecution, type PayeeEvent } from '../e2e/support/e2e';
-import { describeQueue, expectNoPackageFailures, failures, paidTimes, recordResults, settledExecutions, sleep, startQueueStack, type QueueStack } from './support/queue';
+import { deliverSigned, eventsPastTrigger, newPayeeEvent, stopStack, tally, type ApiExecution, type PayeeEvent } from '../e2e/support/e2e';
+import { describeQueue, expectNoPackageFailures, failures, paidTimes, recordResults, settledExecutions, sleep, startPayPerEventQueue, type QueueStack } from './support/queue';
 import { queueLabel } from './support/config';
 import { psql } from './support/services';
 
 const WORKFLOW_ID = 'WalletQueueFault';
-const WEBHOOK_ID = randomUUID();
 const SECRET = 'whsec_queue_faults';
 const HEADER = 'x-wallet-signature';
 const EVENTS = 10;
@@ -46,9 +42,6 @@ function storeBack(stack: QueueStack): void {
 	psql(stack.n8n.services.postgresPort, stack.n8n.database, 'DROP TRIGGER IF EXISTS wallet_e2e_store_down ON processed_data;');
 }
 
-const passedEvents = (execution: ApiExecution) =>
-	(execution.data?.resultData.runData['Wallet Payments Trigger']?.[0]?.data?.main[0] ?? []).map((item) => String((item.json.data as { id?: string } | undefined)?.id));
-
 describeQueue('Wallet Payments Trigger: faults after the answer, in queue mode (issue #62, point 2)', () => {
 	let stack: QueueStack | undefined;
 	let url = '';
@@ -67,12 +60,8 @@ describeQueue('Wallet Payments Trigger: faults after the answer, in queue mode (
 			all = await settledExecutions(n8n, WORKFLOW_ID, 1, 600000);
 			await sleep(10000);
 		}
-		const passed = all.flatMap(passedEvents);
-		const perEvent: Record<string, number> = {};
-		for (const event of events) {
-			const n = String(passed.filter((id) => id === event.eventId).length);
-			perEvent[n] = (perEvent[n] ?? 0) + 1;
-		}
+		const passed = all.flatMap(eventsPastTrigger);
+		const perEvent = tally(events.map((event) => passed.filter((id) => id === event.eventId).length));
 		const paid = paidTimes(sandbox, events.map((event) => event.beneficiaryId));
 		const result = { answered200: statuses.filter((status) => status === 200).length, eventsByTimesPassed: perEvent, payeesPaidTimes: paid, failed: failures(all) };
 		lines.push(`${queueLabel(`trigger fault: ${label}`)}: ${events.length} events, answered 200 ${result.answered200} of ${statuses.length}, past the trigger per event ${JSON.stringify(perEvent)}, payouts per event ${JSON.stringify(paid)}`);
@@ -80,13 +69,7 @@ describeQueue('Wallet Payments Trigger: faults after the answer, in queue mode (
 	}
 
 	beforeAll(async () => {
-		stack = await startQueueStack({ references: 'lenient', webhook: { secret: SECRET, header: HEADER, algorithm: 'sha512', retryDelaysMs: [] } });
-		const { n8n } = stack;
-		url = `${n8n.webhookBaseUrl}/webhook/${WEBHOOK_ID}/webhook`;
-		await n8n.importWorkflows([payPerEventWorkflow(WORKFLOW_ID, 'Queue: trigger faults', WEBHOOK_ID, HEADER)]);
-		await n8n.start();
-		await n8n.publishNow(WORKFLOW_ID);
-		await n8n.waitForWebhook(`${WEBHOOK_ID}/webhook`);
+		({ stack, url } = await startPayPerEventQueue({ id: WORKFLOW_ID, name: 'Queue: trigger faults', secret: SECRET, header: HEADER }));
 	});
 
 	afterAll(async () => {

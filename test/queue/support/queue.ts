@@ -1,4 +1,5 @@
 /** What the queue-mode test files share: their cluster, webhook workflows, counts and results. */
+import { randomUUID } from 'crypto';
 import * as fs from 'fs';
 import * as net from 'net';
 import * as path from 'path';
@@ -6,6 +7,7 @@ import * as path from 'path';
 import type { Sandbox, SandboxOptions } from '../../../tooling/sandbox';
 import { executionsOf, startStack, type ApiExecution } from '../../e2e/support/e2e';
 import { postJson } from '../../../tooling/n8n/http';
+import { payPerEventWorkflow } from '../../../tooling/n8n/workflow';
 import { installPaths, REPO_ROOT } from '../../../tooling/n8n/install';
 import type { N8nOptions, WorkflowJson } from '../../../tooling/n8n/n8n';
 import { QueueN8n } from './cluster';
@@ -27,6 +29,25 @@ export async function startQueueStack(sandboxOptions: SandboxOptions = {}, n8nOp
 	const stack = await startStack(sandboxOptions, n8nOptions);
 	if (!(stack.n8n instanceof QueueN8n)) throw new Error('Not in queue mode: run with test/jest/queue.config.js');
 	return { sandbox: stack.sandbox, n8n: stack.n8n };
+}
+
+/**
+ * A queue stack with the trigger's pay-per-event workflow published (a Wallet Payments Trigger
+ * checking signatures with `secret` in `header`, a payout per event): the stack and the
+ * trigger's production URL, through the load balancer.
+ */
+export async function startPayPerEventQueue(
+	workflow: { id: string; name: string; secret: string; header: string; webhookId?: string },
+	n8nOptions: N8nOptions = {},
+): Promise<{ stack: QueueStack; url: string }> {
+	const stack = await startQueueStack({ references: 'lenient', webhook: { secret: workflow.secret, header: workflow.header, algorithm: 'sha512', retryDelaysMs: [] } }, n8nOptions);
+	const webhookId = workflow.webhookId ?? randomUUID();
+	const { n8n } = stack;
+	await n8n.importWorkflows([payPerEventWorkflow(workflow.id, workflow.name, webhookId, workflow.header)]);
+	await n8n.start();
+	await n8n.publishNow(workflow.id);
+	await n8n.waitForWebhook(`${webhookId}/webhook`);
+	return { stack, url: `${n8n.webhookBaseUrl}/webhook/${webhookId}/webhook` };
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
