@@ -17,7 +17,6 @@ import {
 	admitEvent,
 	dedupeWindow,
 	DEFAULT_DEDUPE_WINDOW,
-	eventsSettled,
 	unhandledEvents,
 } from './dedupe';
 import { ALL_EVENTS, eventSelection, isSelected, WALLET_EVENTS } from './events';
@@ -215,17 +214,9 @@ export class WalletPaymentsTrigger implements INodeType {
 		// Answered once the event's first record is written: a run that fails before is answered
 		// with an error, so the provider delivers the event again (startedAnswer.ts); after it, the
 		// step settles which run passes the event on, and fails naming it if it cannot.
-		const keys = items
-			.map((item) => item.json.eventKey)
-			.filter((key): key is string => typeof key === 'string');
-		// In one n8n process the deliveries were answered here too: their admissions learn the outcome.
 		const passed = await unhandledEvents(this, items, dedupeWindow(options.dedupeWindow), () =>
 			answerFromStep(this),
-		).catch(async (error: unknown) => {
-			eventsSettled(admissionScope(this), keys, false);
-			return await Promise.reject(error);
-		});
-		eventsSettled(admissionScope(this), keys, true);
+		);
 		return [passed];
 	}
 

@@ -122,8 +122,9 @@ function release(
 /**
  * Layer 2, in the execution: the items whose event no run of this workflow's trigger passed on
  * (per n8n's database). `answer` is called once their first record is written (or at once when
- * nothing is recorded); the rest is settled after it (the ledger's eventClaims.ts). Items without
- * a key always pass. A first record that fails fails the run before `answer`.
+ * nothing is recorded); the rest is settled after it (the ledger's eventClaims.ts), and this
+ * process's admissions of those events learn the outcome. Items without a key always pass. A first
+ * record that fails fails the run before `answer`.
  */
 export async function unhandledEvents(
 	context: IExecuteFunctions,
@@ -137,12 +138,16 @@ export async function unhandledEvents(
 		answer();
 		return items;
 	}
-	const handled = await recordEvents(
-		context,
-		keyed.map((item) => item.json.eventKey as string),
-		windowSize,
-		answer,
+	const keys = keyed.map((item) => item.json.eventKey as string);
+	// In one n8n process the deliveries were answered here too: their admissions learn the outcome.
+	const scope = admissionScope(context);
+	const handled = await recordEvents(context, keys, windowSize, answer).catch(
+		async (error: unknown) => {
+			eventsSettled(scope, keys, false);
+			return await Promise.reject(error);
+		},
 	);
+	eventsSettled(scope, keys, true);
 	return items.filter(
 		(item) => typeof item.json.eventKey !== 'string' || !handled.has(item.json.eventKey),
 	);
