@@ -37,7 +37,7 @@ const CONTROL_CALLS: { [K in keyof Controls]: (controls: Controls, body: JsonObj
 			text(b, 'outcome') as CardTransactionOutcome,
 			optionalText(b, 'reason'),
 		),
-	markCollectionPaid: (c, b) => c.markCollectionPaid(text(b, 'transactionId')),
+	markCollectionPaid: (c, b) => c.markCollectionPaid(text(b, 'transactionId'), typeof b.paidMinor === 'number' ? b.paidMinor : undefined),
 	completeKyc: (c, b) => c.completeKyc(text(b, 'cardUser')),
 	failKyc: (c, b) => c.failKyc(text(b, 'cardUser'), optionalText(b, 'reason')),
 	setWalletBalance: (c, b) => {

@@ -7,7 +7,7 @@ import { timestamp, type SandboxContext } from './context';
 import { badRequest, notFound } from './errors';
 import { cardEventData, depositEventData, kycEventData, payoutEventData } from './event-payloads';
 import { applyExpiry } from './expiry';
-import { toMinor } from './money';
+import { majorString, toMinor } from './money';
 import {
 	BENEFICIARY_STATUSES,
 	creditWallet,
@@ -208,10 +208,17 @@ export function createControls(ctx: SandboxContext): Controls {
 			return emit(`virtualcard.transaction.${outcome}`, cardTransactionEventData(tx));
 		},
 
-		async markCollectionPaid(transactionId) {
+		async markCollectionPaid(transactionId, paidMinor) {
 			const tx = findCollection(transactionId);
 			if (tx.status === 'expired') throw badRequest('Collection has expired');
 			if (tx.status !== 'processing') throw badRequest(`Collection is not awaiting payment (status ${tx.status})`);
+			if (paidMinor !== undefined && paidMinor < tx.centAmount) {
+				if (!Number.isInteger(paidMinor) || paidMinor <= 0) throw badRequest(['paidMinor must be a positive whole number']);
+				creditWallet(ctx.state, tx.currency, paidMinor);
+				touch(tx);
+				const data = depositEventData(tx);
+				return emit('transaction.deposit.success', { ...data, amount: majorString(paidMinor), centAmount: paidMinor, status: 'success' });
+			}
 			const move = creditWallet(ctx.state, tx.currency, tx.centAmount - tx.centFees);
 			tx.balanceBefore = move.before;
 			tx.balanceAfter = move.after;

@@ -201,8 +201,12 @@ export interface Controls {
 		outcome: CardTransactionOutcome,
 		reason?: string,
 	): Promise<ControlResult>;
-	/** Processing collection → success, wallet credited; transaction.deposit.success. */
-	markCollectionPaid(transactionId: string): Promise<ControlResult>;
+	/**
+	 * Processing collection → success, wallet credited; transaction.deposit.success. With
+	 * `paidMinor` below the collection's amount, a partial payment: that much credited, the event's
+	 * `amount`/`centAmount` what was paid, and the collection stays `processing`.
+	 */
+	markCollectionPaid(transactionId: string, paidMinor?: number): Promise<ControlResult>;
 	/** Card user (id or email) KYC → success; virtualcard.user.kyc.success. */
 	completeKyc(cardUser: string): Promise<ControlResult>;
 	/** Card user (id or email) KYC → failed; virtualcard.user.kyc.failed. */

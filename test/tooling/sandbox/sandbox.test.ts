@@ -590,6 +590,16 @@ describe('collections', () => {
 		advance(1801);
 		await expect(sandbox.controls.markCollectionPaid(late.id)).rejects.toThrow('Collection has expired');
 	});
+
+	it('takes a partial payment: that much credited, the event says what was paid, the collection still open', async () => {
+		const open = (await api('POST', '/api/v2/wallets/collections/initialize', body)).body.data;
+		const before = sandbox.state.wallets.NGN;
+		const part = await sandbox.controls.markCollectionPaid(open.id, 100000);
+		expect(part.data).toMatchObject({ id: open.id, amount: '1000.00', centAmount: 100000, status: 'success', reference: open.reference });
+		expect(sandbox.state.wallets.NGN).toBe(before + 100000);
+		expect((await api('GET', `/api/v2/transactions/${open.id}`)).body.data).toMatchObject({ status: 'processing' });
+		await expect(sandbox.controls.markCollectionPaid(open.id, 0)).rejects.toThrow();
+	});
 });
 
 // ---------------------------------------------------------------- swaps
