@@ -35,7 +35,7 @@ export const approvalProperties: INodeProperties[] = [
 		placeholder: 'fp-…',
 		displayOptions: { show: { previewOnly: [false] } },
 		description:
-			'The fingerprint of a preview someone approved. When set, nothing is sent unless these rows are exactly the approved ones: none added, removed or changed. A row the preview showed refused comes out refused (result and reason) and the others are sent.',
+			'The fingerprint of a preview someone approved. When set, nothing is sent unless these rows are exactly the approved ones: none added, removed or changed. A row the preview showed refused comes out refused, one the service turns down at sending comes out failed (result and reason), and the others are sent.',
 		hint: "The preview's last item has it, e.g. {{ $('Pay').last().json.fingerprint }}",
 	},
 	{

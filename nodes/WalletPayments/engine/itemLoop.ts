@@ -9,7 +9,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import type { Batching } from '../input/batching';
 import { isAgentTool } from '../descriptions/toolDescriptions';
 import { InvalidInput } from '../input/validation';
-import { outcomeOf, type RequestOutcome } from '../transport/errors';
+import { outcomeOf, type RequestOutcome, serviceDeclined } from '../transport/errors';
 
 /** Every failure leaves the router as a NodeApiError or NodeOperationError that knows its item. */
 function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number) {
@@ -45,28 +45,37 @@ function errorItem(
 
 /**
  * An item's result. A failure keeps whether the service refused the request or may have carried
- * it out (transport/errors.ts), for the row's result (output/rowResult.ts).
+ * it out, and whether it declined it for a reason of its own (transport/errors.ts), for the row's
+ * result (output/rowResult.ts).
  */
 export type ItemResult<T> =
 	| { ok: true; value: T }
-	| { ok: false; errorItem: INodeExecutionData; outcome?: RequestOutcome };
+	| { ok: false; errorItem: INodeExecutionData; outcome?: RequestOutcome; declined?: boolean };
 
 const failed = (error: NodeApiError | NodeOperationError, itemIndex: number) => ({
 	ok: false as const,
 	errorItem: errorItem(error, itemIndex),
 	outcome: outcomeOf(error),
+	declined: serviceDeclined(error),
 });
 
 /**
+ * The failures after which the other items go on without Continue On Fail (in an approved run,
+ * a row refused: pipeline.ts).
+ */
+export type GoesOn = (error: NodeApiError | NodeOperationError) => boolean;
+const stops: GoesOn = () => false;
+
+/**
  * Runs `task` for every item, one after another, in order. A failed item stops the node, or
- * with Continue On Fail (or `keepGoing`) becomes exactly one error item (paired with it) and the
- * others go on.
+ * with Continue On Fail (or where `goesOn` says so) becomes exactly one error item (paired with
+ * it) and the others go on.
  */
 export async function eachItem<T>(
 	context: IExecuteFunctions,
 	indexes: number[],
 	task: (itemIndex: number) => Promise<T>,
-	keepGoing = false,
+	goesOn: GoesOn = stops,
 ): Promise<Map<number, ItemResult<T>>> {
 	const results = new Map<number, ItemResult<T>>();
 	for (const itemIndex of indexes) {
@@ -74,7 +83,7 @@ export async function eachItem<T>(
 			results.set(itemIndex, { ok: true, value: await task(itemIndex) });
 		} catch (error) {
 			const nodeError = asNodeError(context, error, itemIndex);
-			if (!keepGoing && !context.continueOnFail()) throw nodeError;
+			if (!goesOn(nodeError) && !context.continueOnFail()) throw nodeError;
 			results.set(itemIndex, failed(nodeError, itemIndex));
 		}
 	}
@@ -87,15 +96,18 @@ export async function eachItem<T>(
  * HTTP Request node does. Results are kept by item index, so the output order is the input
  * order. Without Continue On Fail the first failing item (in input order) is thrown, as the
  * one-at-a-time loop would, once the items already in flight have finished; nothing new starts
- * after a failure.
+ * after a failure (but one `goesOn` lets pass).
  */
 export async function eachItemBatched<T>(
 	context: IExecuteFunctions,
 	indexes: number[],
 	{ itemsPerBatch, batchInterval }: Batching,
 	task: (itemIndex: number) => Promise<T>,
+	goesOn: GoesOn = stops,
 ): Promise<Map<number, ItemResult<T>>> {
-	if (itemsPerBatch <= 1 && batchInterval === 0) return await eachItem(context, indexes, task);
+	if (itemsPerBatch <= 1 && batchInterval === 0) {
+		return await eachItem(context, indexes, task, goesOn);
+	}
 	const results = new Map<number, ItemResult<T>>();
 	const failures = new Map<number, NodeApiError | NodeOperationError>();
 	const stopOnFailure = !context.continueOnFail();
@@ -104,7 +116,7 @@ export async function eachItemBatched<T>(
 			results.set(itemIndex, { ok: true, value: await task(itemIndex) });
 		} catch (error) {
 			const nodeError = asNodeError(context, error, itemIndex);
-			failures.set(itemIndex, nodeError);
+			if (!goesOn(nodeError)) failures.set(itemIndex, nodeError);
 			results.set(itemIndex, failed(nodeError, itemIndex));
 		}
 	};

@@ -12,16 +12,24 @@ type RowResult = 'paid' | 'failed' | 'sent' | 'refused' | 'already submitted' | 
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
 
 /**
+ * How a row's request failed: a request outcome (transport/errors.ts), or `declined`: sent, and
+ * the service turned it down for a reason of its own.
+ */
+export type RowFailure = RequestOutcome | 'declined';
+
+/**
  * The row's result from its output, or from its error item's fields (which have `error`) and
- * whether its request may have been carried out (`unknown`).
+ * how its request failed.
  */
 export function rowResult(
 	json: IDataObject,
-	failure?: RequestOutcome,
+	failure?: RowFailure,
 ): { result: RowResult; reason?: string } {
 	if (json.error !== undefined) {
-		// A request that got no clear answer may have been carried out: not "refused".
-		const result = failure === 'unknown' ? 'unknown' : 'refused';
+		// A request that got no clear answer may have been carried out: not "refused". One the
+		// service turned down reached it and failed there, as a payout that fails later does.
+		const result =
+			failure === 'unknown' ? 'unknown' : failure === 'declined' ? 'failed' : 'refused';
 		return { result, reason: text(json.error) };
 	}
 	if (json.alreadySubmitted === true) {
@@ -36,7 +44,7 @@ export function rowResult(
 }
 
 /** The row's output with its result and reason added (the reason only where there is one). */
-export function withRowResult(json: IDataObject, failure?: RequestOutcome): IDataObject {
+export function withRowResult(json: IDataObject, failure?: RowFailure): IDataObject {
 	const { result, reason } = rowResult(json, failure);
 	return { ...json, result, ...(reason === undefined ? {} : { reason }) };
 }

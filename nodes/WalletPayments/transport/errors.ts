@@ -41,6 +41,20 @@ export function outcomeOf(error: unknown): RequestOutcome | undefined {
 		: undefined;
 }
 
+/** Refusals about the run rather than one request (the credential, the rate): these stop a run. */
+const RUN_WIDE_CODES = ['401', '403', '429'];
+
+/**
+ * The service answered and turned down this request for a reason of its own (a wrong account, a
+ * low balance): nothing was carried out, and the next request may well succeed.
+ */
+export function serviceDeclined(error: unknown): boolean {
+	if (!(error instanceof NodeApiError) || outcomeOf(error) !== 'refused') return false;
+	const code = error.httpCode ?? '';
+	// A 2xx here carried `status: false`: declined as plainly as a 4xx.
+	return /^[24]\d\d$/.test(code) && !RUN_WIDE_CODES.includes(code);
+}
+
 function responseOutcome(
 	response: ServiceResponse,
 	request: RequestSummary,

@@ -5,8 +5,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { readPayeeName } from '../../controls/approval';
-import { withRowResult } from '../../output/rowResult';
-import type { RequestOutcome } from '../../transport/errors';
+import { type RowFailure, withRowResult } from '../../output/rowResult';
 import { runSummary, type SummaryRow } from '../../output/runSummary';
 import { inItemOrder, type ItemResult } from '../itemLoop';
 import type { PreparedItem } from './prepare';
@@ -37,7 +36,10 @@ export function guardedOutput(
 							withInputFields(context, itemIndex, result.value as IDataObject, prepared),
 						),
 					}
-				: { ok: false, errorItem: errorWithRow(context, itemIndex, result, prepared) },
+				: {
+						ok: false,
+						errorItem: errorWithRow(context, itemIndex, result, prepared, sent.has(itemIndex)),
+					},
 		);
 	}
 	const out = inItemOrder(context, indexes, outputs);
@@ -66,10 +68,12 @@ export function guardedOutput(
 function errorWithRow(
 	context: IExecuteFunctions,
 	itemIndex: number,
-	result: { ok: false; errorItem: INodeExecutionData; outcome?: RequestOutcome },
+	result: Extract<ItemResult<unknown>, { ok: false }>,
 	prepared: Map<number, ItemResult<PreparedItem>>,
+	atSend: boolean,
 ): INodeExecutionData {
-	const json = withInputFields(context, itemIndex, result.errorItem.json, prepared, result.outcome);
+	const failure = atSend && result.declined === true ? 'declined' : result.outcome;
+	const json = withInputFields(context, itemIndex, result.errorItem.json, prepared, failure);
 	return { ...result.errorItem, json };
 }
 
@@ -83,7 +87,7 @@ function withInputFields(
 	itemIndex: number,
 	json: IDataObject,
 	prepared: Map<number, ItemResult<PreparedItem>>,
-	failure?: RequestOutcome,
+	failure?: RowFailure,
 ) {
 	if (context.getNodeParameter('includeInputFields', itemIndex, false) !== true) return json;
 	const preparedResult = prepared.get(itemIndex);

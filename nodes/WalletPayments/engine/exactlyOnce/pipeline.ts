@@ -13,7 +13,8 @@ import { readApproval } from '../../controls/approval';
 import { type Batching, batchingOf } from '../../input/batching';
 import { runOrigin } from '../../controls/idempotency';
 import { limitsRefusal } from '../../controls/paymentLimits';
-import { eachItem, eachItemBatched, type ItemResult, refuseAll } from '../itemLoop';
+import { eachItem, eachItemBatched, type GoesOn, type ItemResult, refuseAll } from '../itemLoop';
+import { serviceDeclined } from '../../transport/errors';
 import { settleSent } from '../settlement';
 import { approvalRefusal, previewRun } from './preview';
 import { type GuardedOperation, moneyOf, prepareItem, type PreparedItem } from './prepare';
@@ -34,11 +35,12 @@ export async function runGuarded(
 	// 1. Prepare: every item built and checked; nothing is sent yet. In an approved run a refused
 	// row stops nothing: the approver saw it refused in the preview, and the fingerprint (step 2)
 	// holds only while the same rows are refused, so it comes out as a refused row.
+	const approved = approval.approvedFingerprint !== '';
 	const prepared = await eachItem(
 		context,
 		indexes,
 		async (itemIndex) => await prepareItem(context, operation, itemIndex, origin),
-		approval.approvedFingerprint !== '',
+		() => approved,
 	);
 	const preparedItem = (itemIndex: number) =>
 		(prepared.get(itemIndex) as { ok: true; value: PreparedItem }).value;
@@ -49,8 +51,11 @@ export async function runGuarded(
 	if (refused) return refuseAll(context, indexes, prepared, refused);
 	// 3. Record and send, each item at most once.
 	const batching = items.length > 0 ? batchingOf(context) : undefined;
+	// An approved run pays every row it can: one the service declines comes out failed, with the
+	// service's reason, and the others are sent (docs/payment-controls.md).
+	const goesOn = approved ? serviceDeclined : undefined;
 	const sent = batching
-		? await recordAndSendAll(context, items, origin, batching)
+		? await recordAndSendAll(context, items, origin, batching, goesOn)
 		: new Map<number, ItemResult<IDataObject>>();
 	noteRepeats(context, [...sent.values()]);
 	// 4. Settle: Wait for Final Status. 5. Output, in item order.
@@ -70,6 +75,7 @@ async function recordAndSendAll(
 	items: PreparedItem[],
 	origin: string,
 	batching: Batching,
+	goesOn?: GoesOn,
 ) {
 	// Made at the first item: where n8n has no store for it, each item fails on its own.
 	let run: ReturnType<typeof ledgerRun> | undefined;
@@ -84,6 +90,7 @@ async function recordAndSendAll(
 			items.map((item) => item.itemIndex),
 			batching,
 			recordAndSend,
+			goesOn,
 		);
 		stopped = false;
 		return sent;

@@ -348,8 +348,8 @@ test('with Continue On Fail, an error item carries its row’s fields and, once 
 		['EMP-1', 'Ann', true, 'period:2026-11|row:EMP-1', 'sent'],
 		// Refused before anything was made of it: no key yet.
 		['EMP-2', 'Ben', false, undefined, 'refused'],
-		// Refused by the service: the key is there to resend it with once the row is fixed.
-		['EMP-3', 'Cy', false, 'period:2026-11|row:EMP-3', 'refused'],
+		// Sent, and turned down by the service: failed, with the key it was sent under.
+		['EMP-3', 'Cy', false, 'period:2026-11|row:EMP-3', 'failed'],
 	]);
 	expect(result.items[2].json.reason).toBe(result.items[2].json.error);
 	expect(result.items[1].json.error).toMatch(/Amount/);

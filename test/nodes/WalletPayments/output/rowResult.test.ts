@@ -11,6 +11,7 @@ import { createBeneficiary, payoutToSaved } from '../../../helpers/sandbox/walle
 
 const fixture = useSandbox();
 
+const PAYOUT_PATH = '/api/v2/wallets/payout/initialize';
 const posts = () => fixture.apiRequests().filter((r) => r.method === 'POST' && r.path.includes('/payout/'));
 
 test('each kind of row has its result, and a reason where there is one', () => {
@@ -24,6 +25,7 @@ test('each kind of row has its result, and a reason where there is one', () => {
 	expect(rowResult({ error: 'Amount is bad (item 1)' })).toEqual({ result: 'refused', reason: 'Amount is bad (item 1)' });
 	expect(rowResult({ error: 'Bad request [HTTP 400]' }, 'refused')).toEqual({ result: 'refused', reason: 'Bad request [HTTP 400]' });
 	expect(rowResult({ error: 'The service did not answer in time' }, 'unknown')).toEqual({ result: 'unknown', reason: 'The service did not answer in time' });
+	expect(rowResult({ error: 'Invalid account number [HTTP 400]' }, 'declined')).toEqual({ result: 'failed', reason: 'Invalid account number [HTTP 400]' });
 });
 
 describe('an approved run with a refused row, Include Input Fields on', () => {
@@ -68,6 +70,35 @@ describe('an approved run with a refused row, Include Input Fields on', () => {
 		const refused = await fixture.run(pay(beneficiary.id as string, { approvedFingerprint }), { items: fixed });
 		expect(refused.error?.message).toContain('Nothing was sent: these rows are not the approved ones');
 		expect(posts()).toHaveLength(0);
+	});
+
+	test('a row the service declines at sending comes out failed with its reason, and the rows after it are paid', async () => {
+		const beneficiary = await createBeneficiary(fixture, { customerEmail: 'declined@example.com' });
+		const valid = rows.map((row) => ({ ...row, amount: '10', invoice: `${row.invoice}-D` }));
+		const approvedFingerprint = await fingerprintOf(beneficiary.id as string, valid);
+		fixture.sandbox.injectFailure({ method: 'POST', path: PAYOUT_PATH, status: 400, skip: 1, body: { status: false, message: 'Invalid account number' } });
+		const paid = await fixture.run(pay(beneficiary.id as string, { approvedFingerprint, batching: { itemsPerBatch: 1 } }), { items: valid });
+		expect(paid.error).toBeUndefined();
+		expect(posts()).toHaveLength(3);
+		expect(paid.items.map((i) => [i.json.invoice, i.json.result, i.json.reason])).toEqual([
+			['INV-31-D', 'sent', undefined],
+			['INV-32-D', 'failed', 'Invalid account number [HTTP 400]'],
+			['INV-33-D', 'sent', undefined],
+		]);
+		// Its key was let go: run again (the account fixed at the service), only that row is sent.
+		const again = await fixture.run(pay(beneficiary.id as string, { approvedFingerprint }), { items: valid });
+		expect(again.items.map((i) => i.json.result)).toEqual(['already submitted', 'sent', 'already submitted']);
+		expect(posts()).toHaveLength(4);
+	});
+
+	test('a refusal about the whole run (the credential, the rate) still stops it: nothing new starts', async () => {
+		const beneficiary = await createBeneficiary(fixture, { customerEmail: 'rate@example.com' });
+		const valid = rows.map((row) => ({ ...row, amount: '10', invoice: `${row.invoice}-R` }));
+		const approvedFingerprint = await fingerprintOf(beneficiary.id as string, valid);
+		fixture.sandbox.injectFailure({ method: 'POST', path: PAYOUT_PATH, status: 429, skip: 1, headers: { 'Retry-After': '30' } });
+		const stopped = await fixture.run(pay(beneficiary.id as string, { approvedFingerprint, batching: { itemsPerBatch: 1 } }), { items: valid });
+		expect(stopped.error?.message).toContain('[HTTP 429]');
+		expect(posts()).toHaveLength(2);
 	});
 
 	test('without an approval a refused row still stops the run before anything is sent', async () => {
