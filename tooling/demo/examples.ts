@@ -48,11 +48,15 @@ function uuidFor(seed: string): string {
 	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-/** Reads examples/*.json (each a workflow or an array of them), sorted by file name. */
+/** The example a user runs before the others (the README says so): the demo lists and imports it first. */
+export const FIRST_EXAMPLE = 'provider-check.json';
+
+/** Reads examples/*.json (each a workflow or an array of them), FIRST_EXAMPLE first, then by file name. */
 export function loadExamples(credential: { id: string; name: string }, dir: string = EXAMPLES_DIR): Example[] {
 	if (!fs.existsSync(dir)) return [];
 	const examples: Example[] = [];
-	for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+	const files = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+	for (const file of [...files.filter((f) => f === FIRST_EXAMPLE), ...files.filter((f) => f !== FIRST_EXAMPLE)]) {
 		const parsed = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as WorkflowJson | WorkflowJson[];
 		const workflows = Array.isArray(parsed) ? parsed : [parsed];
 		workflows.forEach((source, index) => {
