@@ -132,7 +132,7 @@ export function shots(workflows: Map<string, WorkflowJson>, beneficiaryId: strin
 		},
 		canvas('example-payout-automation', 'WalletExPayout01', ['Initiate Payout', 'Create Beneficiary']),
 		canvas('example-payout-status-report', 'WalletExPayRpt01', ['Report: Paid', 'Report: Failed']),
-		canvas('example-scheduled-collections', 'WalletExCollect1', ['Open Collection', 'Record Collection', 'Due for a Reminder']),
+		canvas('example-scheduled-collections', 'WalletExCollect1', ['Open Collection', 'Record Collection', 'Reminder Due?']),
 		canvas('example-card-freeze-rule', 'WalletExCardRule', ['Freeze Card', 'No Action']),
 		canvas('example-agent-payouts-with-review', 'WalletExAgentRev', ['Payments Agent', 'Review payout', 'Pay out']),
 		{
