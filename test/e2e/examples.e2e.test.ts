@@ -53,7 +53,11 @@ const examples = loadExamples({ id: CREDENTIAL_ID, name: CREDENTIAL_NAME }, proc
 // waits for a person's approval on a form, from its test: controls.e2e.test.ts.
 /** n8n's data table module runs only under `n8n start` (`n8n execute` refuses the node): such an example runs from the editor below. */
 const usesDataTable = (e: Example) => e.workflow.nodes.some((n) => n.type === 'n8n-nodes-base.dataTable');
-const runnable = examples.filter((e) => e.triggers.length === 0 && e.chats.length === 0 && e.forms.length === 0 && !usesDataTable(e));
+/** The provider check expects error items (a made-up ID's 404 is an answer): providerCheck.e2e.test.ts runs it. */
+const PROVIDER_CHECK = 'WalletExProvChk1';
+const runnable = examples.filter(
+	(e) => e.triggers.length === 0 && e.chats.length === 0 && e.forms.length === 0 && !usesDataTable(e) && e.workflow.id !== PROVIDER_CHECK,
+);
 const triggered = examples.filter((e) => e.triggers.length > 0);
 
 /** The four examples of the README, by their fixed workflow ids. */
