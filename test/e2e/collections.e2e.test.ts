@@ -20,7 +20,7 @@ import { accounts, asRun, forPeriod, MAIL, reminderSettings, rounds } from './su
 import { smtpCredential, startSmtpSink, type SmtpSink } from '../../tooling/demo/smtpSink';
 import { loadExamples } from '../../tooling/demo/examples';
 import { outputOf } from '../../tooling/demo/payrollExample';
-import { CREDENTIAL_ID, CREDENTIAL_NAME } from '../../tooling/n8n/n8n';
+import { CREDENTIAL_ID, CREDENTIAL_NAME, type WorkflowJson } from '../../tooling/n8n/n8n';
 
 const examples = loadExamples({ id: CREDENTIAL_ID, name: CREDENTIAL_NAME }, process.env.WALLET_E2E_EXAMPLES_DIR);
 const BILLING = examples.find((e) => e.workflow.id === 'WalletExCollect1')!;
@@ -36,13 +36,14 @@ describeE2E('scheduled collections: bill every customer each month, know who pai
 	let sandboxAheadMs = 0;
 	const lines: string[] = [];
 	let run: ReturnType<typeof rounds>;
+	let editor: WorkflowJson;
 
 	beforeAll(async () => {
 		mail = await startSmtpSink();
 		stack = await startStack({ now: () => new Date(Date.now() + sandboxAheadMs), webhook: { retryDelaysMs: [] } });
 		const settings = reminderSettings({ reminders: 1, daysBetween: 0 });
 		const billing = asRun(BILLING.workflow, { 'Run Now': 'bill-now', 'Every Day at 09:00': 'remind-now' }, settings);
-		const editor = asRun(forPeriod(BILLING.workflow, EDITOR_ID, '2026-12'), {}, settings);
+		editor = asRun(forPeriod(BILLING.workflow, EDITOR_ID, '2026-12'), {}, settings);
 		await stack.n8n.importWorkflows([billing, editor, asRun(RECEIPT.workflow, {})]);
 		await stack.n8n.importCredentials([smtpCredential(MAIL, mail)]);
 		await stack.n8n.start();
@@ -205,5 +206,20 @@ describeE2E('scheduled collections: bill every customer each month, know who pai
 		expect(outputOf(partial.run, 'Mark Paid')).toEqual([]);
 		expect(partial.emails.map((e) => e.to)).toEqual([WANJIRU]);
 		expect(partial.emails[0].body).toContain('We received your payment of 1000 KES for 2026-11');
+	});
+
+	test('two reminders, renewed the same day: one e-mail, the second reminder, with the new account', async () => {
+		// The user saves Reminder Settings with 2 reminders; every December account expires again.
+		const nodes = editor.nodes.map(reminderSettings({ reminders: 2 }));
+		const put = await stack!.n8n.publicApi('PUT', `/workflows/${EDITOR_ID}`, { name: editor.name, nodes, connections: editor.connections, settings: editor.settings ?? {} });
+		expect(put.status).toBe(200);
+		sandboxAheadMs += 31 * 60 * 1000;
+		const both = await run.fromEditor('renewed and reminded', EDITOR_ID, 'Every Day at 09:00');
+		expect(both.renewed.map((row) => [row.customerNo, row.period])).toEqual(['C-1001', 'C-1002', 'C-1003'].map((no) => [no, '2026-12']));
+		expect(both.emails.map((e) => [e.to, e.subject])).toEqual([ADA, CHIDI, WANJIRU].map((to) => [to, 'Reminder: your payment for 2026-12']));
+		for (const [i, message] of both.emails.entries()) expect(message.body).toContain(String(both.renewed[i].accountNumber));
+		expect(both.reminded.map((row) => row.remindersSent)).toEqual([2, 2, 2]);
+		const after = await run.fromEditor('renewed and reminded, next run', EDITOR_ID, 'Every Day at 09:00');
+		expect([after.created, after.emails.length]).toEqual([0, 0]);
 	});
 });
