@@ -3,13 +3,13 @@
  * sheet's rows (support/payrollSheet.ts), run as its user runs it: Execute workflow, the
  * approver's e-mail and form, the reconciliation CSV read back from the finished execution.
  *
- *   sheet[<case>]: <n> sent, <m> already submitted, <k> refused; csv rows <r> of <total>
+ *   sheet[<case>]: <n> sent, <m> already submitted, <k> refused, <f> failed; csv rows <r> of <total>
  *
  * (`mixed` is printed by noCodePayroll.e2e.test.ts, which runs the same example.)
  */
 import { describeE2E, startStack, stopStack, type Stack } from './support/e2e';
 import { row, type Row, serveRows, withSource } from './support/payrollSheet';
-import { readMail, smtpCredential, startSmtpSink, withMail, type SmtpSink } from '../../tooling/demo/smtpSink';
+import { attachmentOf, readMail, smtpCredential, startSmtpSink, withMail, type SmtpSink } from '../../tooling/demo/smtpSink';
 import { APPROVER_CREDENTIAL, loadExamples } from '../../tooling/demo/examples';
 import { CREDENTIAL_ID, CREDENTIAL_NAME, type WorkflowJson } from '../../tooling/n8n/n8n';
 import { APPROVER_NAME, csvOf, outputOf, parseCsv, payrollDriver } from '../../tooling/demo/payrollExample';
@@ -17,6 +17,8 @@ import { APPROVER_NAME, csvOf, outputOf, parseCsv, payrollDriver } from '../../t
 const EXAMPLE = loadExamples({ id: CREDENTIAL_ID, name: CREDENTIAL_NAME }).find((e) => e.workflow.id === 'WalletExPayApprv')!;
 const WORKFLOW_ID = 'WalletSheetPay01';
 const CLOSED = '254799000777';
+/** An account number the service turns down when a payout to it is sent (the sandbox's `refused` rule). */
+const WRONG = '254799000888';
 const MAIL_CREDENTIAL = { id: 'WalletMailSink01', name: 'Approver mail (test)' };
 
 describeE2E('payroll from a real sheet: every row in the CSV, one row resent once, the approver named', () => {
@@ -32,7 +34,7 @@ describeE2E('payroll from a real sheet: every row in the CSV, one row resent onc
 		mail = await startSmtpSink();
 		workflow = withSource(EXAMPLE.workflow, sheet.url, WORKFLOW_ID, 'Payroll from a real sheet');
 		stack = await startStack();
-		stack.sandbox.configure({ settlement: { delayMs: 500, rules: [{ accountNumber: CLOSED, outcome: 'failed', reason: 'Account closed' }] } });
+		stack.sandbox.configure({ settlement: { delayMs: 500, rules: [{ accountNumber: CLOSED, outcome: 'failed', reason: 'Account closed' }, { accountNumber: WRONG, outcome: 'refused', reason: 'Invalid account number' }] } });
 		await stack.n8n.importWorkflows([workflow]);
 		await stack.n8n.importCredentials([APPROVER_CREDENTIAL, smtpCredential(MAIL_CREDENTIAL, mail)]);
 		await stack.n8n.start();
@@ -64,13 +66,15 @@ describeE2E('payroll from a real sheet: every row in the CSV, one row resent onc
 		await driver.answer(String(ask.approveAt), 'Approve');
 		const done = await driver.executionWith(waiting.id, ['success']);
 		const paid = outputOf(done, 'Pay', 1);
-		const [head, ...csv] = parseCsv((await csvOf(stack!.n8n, done)).text);
+		const csvText = (await csvOf(stack!.n8n, done)).text;
+		const [head, ...csv] = parseCsv(csvText);
 		const sent = payouts() - before;
 		const already = paid.filter((r) => r.result === 'already submitted').length;
 		const refused = paid.filter((r) => r.result === 'refused').length;
-		lines.push(`sheet[${label}]: ${sent} sent, ${already} already submitted, ${refused} refused; csv rows ${csv.length} of ${rows.length}`);
+		const failed = paid.filter((r) => r.result === 'failed').length;
+		lines.push(`sheet[${label}]: ${sent} sent, ${already} already submitted, ${refused} refused, ${failed} failed; csv rows ${csv.length} of ${rows.length}`);
 		const column = (name: string) => csv.map((line) => line[head.indexOf(name)]);
-		return { preview, ask, paid, sent, csv, column };
+		return { preview, ask, paid, sent, csv, csvText, column };
 	}
 
 	test('refused row: a row missing its account number is refused, named, and the others are paid; the CSV has every row', async () => {
@@ -124,5 +128,28 @@ describeE2E('payroll from a real sheet: every row in the CSV, one row resent onc
 		expect(result.sent).toBe(2);
 		expect(result.column('approvedBy')).toEqual([APPROVER_NAME, APPROVER_NAME]);
 		for (const at of result.column('approvedAt')) expect(Date.parse(at)).toBeGreaterThanOrEqual(startedAt - 1000);
+	});
+
+	test('refused at send: a wrong account number the service turns down when it is sent comes out failed with its reason, the others are paid, and the CSV with every row reaches the mail server', async () => {
+		await edit((n) => (n.name === 'Email the File' ? withMail(n, MAIL_CREDENTIAL) : n));
+		const period = '2033-04';
+		// A number of the right form: the node's checks pass it, the service turns the account down.
+		const rows = [row(1, 1500, period), { ...row(2, 2200, period), accountNumber: WRONG }, row(3, 980, period)];
+		const result = await round('refused at send', rows);
+		expect(result.preview.at(-1)).toMatchObject({ toSend: 3, refused: 0 });
+		expect(result.sent).toBe(2);
+		expect(result.column('result')).toEqual(['paid', 'failed', 'paid']);
+		expect(result.column('reason')[1]).toBe('Invalid account number [HTTP 400]');
+		const filed = mail.messages.filter((raw) => readMail(raw).subject === `Payroll ${period}: reconciliation`);
+		expect(filed).toHaveLength(1);
+		// The file as attached (Convert to File starts it with a byte order mark, for spreadsheets).
+		const attached = (attachmentOf(filed[0], `payroll-${period}.csv`) ?? '').replace(/^\uFEFF/, '');
+		expect(attached).toBe(result.csvText.replace(/^\uFEFF/, ''));
+		const [head, ...lines] = parseCsv(attached);
+		expect(lines.map((line) => [line[head.indexOf('employeeId')], line[head.indexOf('result')]])).toEqual([
+			['E1', 'paid'],
+			['E2', 'failed'],
+			['E3', 'paid'],
+		]);
 	});
 });

@@ -90,3 +90,16 @@ export function readMail(raw: string): { to: string; subject: string; body: stri
 				: body;
 	return { to: header('To'), subject: header('Subject'), body: decoded.replace(/\r\n/g, '\n') };
 }
+
+/** A message's attached file, by name, decoded (nodemailer sends it as a base64 MIME part); undefined when absent. */
+export function attachmentOf(raw: string, fileName: string): string | undefined {
+	const boundary = /boundary="?([^";\r\n]+)"?/i.exec(raw)?.[1];
+	if (boundary === undefined) return undefined;
+	for (const part of raw.split(`--${boundary}`)) {
+		const [head, ...rest] = part.split('\r\n\r\n');
+		if (!new RegExp(`filename="?${fileName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"?`, 'i').test(head)) continue;
+		const body = rest.join('\r\n\r\n').trim();
+		return /Content-Transfer-Encoding:\s*base64/i.test(head) ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8') : body;
+	}
+	return undefined;
+}

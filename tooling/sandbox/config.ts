@@ -126,7 +126,7 @@ export function applyConfigPatch(config: SandboxConfig, patch: SandboxConfigPatc
 	}
 	const settlement = patch.settlement;
 	if (settlement !== undefined && !isSettlement(settlement)) {
-		errors.push('settlement must be { delayMs: number (0 to 600000) or null, rules?: [{ beneficiaryId? or accountNumber?, outcome: failed or reversed, reason? }] }');
+		errors.push('settlement must be { delayMs: number (0 to 600000) or null, rules?: [{ beneficiaryId? or accountNumber?, outcome: failed, reversed or refused, reason? }] }');
 	}
 	if (errors.length > 0) throw badRequest(errors);
 	config.webhook = next;
@@ -146,7 +146,7 @@ function isSettlement(value: unknown): value is SettlementOptions {
 		value.rules.every(
 			(rule) =>
 				isObject(rule) &&
-				(rule.outcome === 'failed' || rule.outcome === 'reversed') &&
+				(rule.outcome === 'failed' || rule.outcome === 'reversed' || rule.outcome === 'refused') &&
 				(typeof rule.beneficiaryId === 'string' || typeof rule.accountNumber === 'string') &&
 				(rule.reason === undefined || typeof rule.reason === 'string'),
 		)

@@ -6,6 +6,15 @@
  */
 import type { SandboxContext, Settlement } from './context';
 
+/** The rule for a payout's beneficiary or account number, if any. */
+export function settlementRule(ctx: SandboxContext, beneficiaryId: string | null, accountNumber: string | undefined) {
+	return ctx.config.settlement.rules.find(
+		(r) =>
+			(r.beneficiaryId !== undefined && r.beneficiaryId === beneficiaryId) ||
+			(r.accountNumber !== undefined && r.accountNumber === accountNumber),
+	);
+}
+
 export function createSettlement(ctx: SandboxContext): Settlement {
 	const timers = new Set<NodeJS.Timeout>();
 	const after = (ms: number, fn: () => Promise<unknown>) => {
@@ -18,13 +27,9 @@ export function createSettlement(ctx: SandboxContext): Settlement {
 	};
 	return {
 		schedule(tx) {
-			const { delayMs, rules } = ctx.config.settlement;
+			const { delayMs } = ctx.config.settlement;
 			if (delayMs === null) return;
-			const rule = rules.find(
-				(r) =>
-					(r.beneficiaryId !== undefined && r.beneficiaryId === tx.beneficiaryId) ||
-					(r.accountNumber !== undefined && r.accountNumber === tx.destination.accountNumber),
-			);
+			const rule = settlementRule(ctx, tx.beneficiaryId, tx.destination.accountNumber);
 			if (rule?.outcome === 'failed') {
 				after(delayMs, async () => await ctx.controls.failPayout(tx.id, rule.reason));
 				return;

@@ -79,7 +79,8 @@ export interface SandboxConfigPatch {
 /**
  * Payouts reach a final status `delayMs` after they were sent (v2) or finalized (legacy); null
  * turns it off. A rule makes the payouts of a beneficiary (or an account number) fail, or settle
- * and be reversed `delayMs` later; the others succeed.
+ * and be reversed `delayMs` later; the others succeed. `refused` turns the payout down when it is
+ * sent (HTTP 400 with the rule's reason, nothing created), whatever `delayMs` is.
  */
 export interface SettlementOptions {
 	delayMs: number | null;
@@ -89,7 +90,7 @@ export interface SettlementOptions {
 export interface SettlementRule {
 	beneficiaryId?: string;
 	accountNumber?: string;
-	outcome: 'failed' | 'reversed';
+	outcome: 'failed' | 'reversed' | 'refused';
 	reason?: string;
 }
 

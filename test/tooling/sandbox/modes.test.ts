@@ -412,6 +412,18 @@ describe('settlement after a delay', () => {
 		expect(await statusOf(id)).toBe('failed');
 	});
 
+	it('a refused rule turns the payout down when it is sent, with or without a delay: HTTP 400, nothing created, nothing debited', async () => {
+		const [ok, refused] = [await createBeneficiary(), await createBeneficiary()];
+		for (const delayMs of [null, 100]) {
+			sandbox.configure({ settlement: { delayMs, rules: [{ beneficiaryId: refused, outcome: 'refused', reason: 'Invalid account number' }] } });
+			const before = { usd: sandbox.state.wallets.USD, payouts: sandbox.state.transactions.length };
+			const res = await api('POST', PAYOUT, { ...PAYOUT_BODY, beneficiaryId: refused });
+			expect([res.status, res.body.status, res.body.message]).toEqual([400, false, 'Invalid account number']);
+			expect([sandbox.state.wallets.USD, sandbox.state.transactions.length]).toEqual([before.usd, before.payouts]);
+			expect((await api('POST', PAYOUT, { ...PAYOUT_BODY, beneficiaryId: ok })).status).toBe(200);
+		}
+	});
+
 	it('is validated', () => {
 		expect(() => sandbox.configure({ settlement: { delayMs: -5 } })).toThrow(/settlement must be/);
 		expect(() => sandbox.configure({ settlement: { delayMs: 10, rules: [{ outcome: 'failed' } as never] } })).toThrow(/settlement must be/);

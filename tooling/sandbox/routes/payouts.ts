@@ -6,6 +6,7 @@ import { addSeconds, assertReferenceFree, timestamp, type SandboxContext } from 
 import { readPayoutTarget, type Destination, type PayoutTarget } from '../countries';
 import { badRequest, notFound } from '../errors';
 import { applyExpiry } from '../expiry';
+import { settlementRule } from '../settlement';
 import { exchangeRate, payoutFeeMinor } from '../money';
 import type { Route } from '../router';
 import {
@@ -51,6 +52,9 @@ function debit(ctx: SandboxContext, tx: PayoutRecord): void {
 }
 
 function createPayout(ctx: SandboxContext, input: PayoutInput): PayoutRecord {
+	// A settlement rule's `refused`: the service turns this account down at once (a wrong number).
+	const rule = settlementRule(ctx, input.beneficiaryId, input.target.destination.accountNumber);
+	if (rule?.outcome === 'refused') throw badRequest(rule.reason ?? 'Invalid account number');
 	const now = timestamp(ctx);
 	const balance = walletBalance(ctx.state, input.currency);
 	const tx: PayoutRecord = {
