@@ -146,6 +146,8 @@ describeE2E('no-code payroll: the example with its payees from another node, mon
 		const result = await round('mixed sheet', mixed, 'Approve');
 		const summary = result.preview.at(-1)!;
 		expect(summary.totals).toMatchObject({ KES: { minor: 150000 }, NGN: { minor: 2500000 }, USD: { minor: 7525 } });
+		// The approver sees the saved beneficiary as the service knows it: its account ending too.
+		expect(String(summary.message)).toContain('Kofi Mensah · ••••7890 · 75.25 USD');
 		const payouts = stack!.sandbox.state.transactions.filter((tx) => tx.kind === 'payout').slice(before) as PayoutRecord[];
 		// Sent together (Items per Batch): in the order they arrived, so sorted by amount here.
 		const sortedByAmount = payouts.sort((a, b) => a.centAmount - b.centAmount);

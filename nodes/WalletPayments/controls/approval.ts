@@ -8,6 +8,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { majorText } from '../input/units';
 import { canonicalJson } from './idempotency';
+import { sameName, type SavedPayee } from './payeeCheck';
 
 export const approvalProperties: INodeProperties[] = [
 	{
@@ -45,7 +46,7 @@ export const approvalProperties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. {{ $json.name }}',
 		description:
-			"The payee's name in the preview's message and table, ready to paste into a Slack, email or form message. Empty: the inline account's name, or the saved beneficiary's ID.",
+			"The payee's name in the preview's message and table, ready to paste into a Slack, email or form message. Empty: the inline account's name, or the saved beneficiary's as the service knows it (shown beside this name where they differ).",
 	},
 ];
 
@@ -89,6 +90,8 @@ export interface MessageRow {
 	payeeName: string;
 	body: IDataObject;
 	money?: { currency: string; minor: number };
+	/** A saved beneficiary as the service knows it (null: it has none with the row's ID). */
+	saved?: SavedPayee | null;
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
@@ -107,13 +110,34 @@ export function payeeOf(body: IDataObject): string {
 	return id ? `beneficiary ${id}` : 'payee not named';
 }
 
+const masked = (account: string) =>
+	!account ? '' : account.length <= 4 ? '••••' : `••••${account.slice(-4)}`;
+
 /** The account with all but its last 4 characters hidden; '' when the request carries none. */
 export function maskedAccountOf(body: IDataObject): string {
 	const beneficiary = (body.beneficiary ?? {}) as IDataObject;
 	const destination = (beneficiary.destination ?? {}) as IDataObject;
-	const account = text(destination.accountNumber) || text(destination.iban);
-	if (!account) return '';
-	return account.length <= 4 ? '••••' : `••••${account.slice(-4)}`;
+	return masked(text(destination.accountNumber) || text(destination.iban));
+}
+
+/**
+ * The row's payee for an approver: a saved beneficiary as the service knows it (its name beside
+ * the sheet's where they differ, its account), so a wrong ID is seen before it is approved.
+ */
+function payeeLine(row: MessageRow): { name: string; account: string } {
+	const given = row.payeeName || payeeOf(row.body);
+	if (row.saved === null) {
+		return { name: `${given} (no saved beneficiary has this ID)`, account: '' };
+	}
+	if (row.saved === undefined) return { name: given, account: maskedAccountOf(row.body) };
+	const known = row.saved.accountName;
+	const name =
+		!known || (row.payeeName && sameName(row.payeeName, known))
+			? given
+			: row.payeeName
+				? `${row.payeeName} (saved as ${known})`
+				: known;
+	return { name, account: masked(row.saved.accountNumber) };
 }
 
 const amountOf = (row: MessageRow) =>
@@ -133,11 +157,12 @@ export function approvalMessage(
 		Object.entries(totals)
 			.map(([, total]) => total.major)
 			.join('; ') || 'nothing';
-	const lines = rows.map((row, at) =>
-		[`${at + 1}. ${row.payeeName || payeeOf(row.body)}`, maskedAccountOf(row.body), amountOf(row)]
+	const lines = rows.map((row, at) => {
+		const payee = payeeLine(row);
+		return [`${at + 1}. ${payee.name}`, payee.account, amountOf(row)]
 			.filter((part) => part !== '')
-			.join(' · '),
-	);
+			.join(' · ');
+	});
 	const message = [
 		`Payout run to approve: ${counts.send} of ${counts.rows} rows to send (${counts.alreadySubmitted} already submitted, ${counts.refused} refused)`,
 		...(period ? [`Period: ${period}`] : []),
@@ -149,10 +174,10 @@ export function approvalMessage(
 		...(period ? [`Period: ${period}`, ''] : []),
 		'| # | Payee | Account | Amount |',
 		'| --- | --- | --- | --- |',
-		...rows.map(
-			(row, at) =>
-				`| ${at + 1} | ${cell(row.payeeName || payeeOf(row.body))} | ${cell(maskedAccountOf(row.body))} | ${cell(amountOf(row))} |`,
-		),
+		...rows.map((row, at) => {
+			const payee = payeeLine(row);
+			return `| ${at + 1} | ${cell(payee.name)} | ${cell(payee.account)} | ${cell(amountOf(row))} |`;
+		}),
 		`| | Total | | ${cell(totalText)} |`,
 	].join('\n');
 	return { message, table };

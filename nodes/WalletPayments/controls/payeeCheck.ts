@@ -17,9 +17,9 @@ export const payeeCheckField: INodeProperties = {
 	type: 'collection',
 	placeholder: 'Add Check',
 	default: {},
-	displayOptions: { show: { beneficiaryMode: ['id'] } },
+	displayOptions: { show: { beneficiaryMode: ['id', 'columns'] } },
 	description:
-		'The payee as a reviewer saw it: nothing is sent when the saved beneficiary has another account name or number',
+		'The payee as a reviewer saw it: nothing is sent when the saved beneficiary has another account name or number. With From Row Columns it checks the rows paid to a saved beneficiary, each against its own row (an expression per field).',
 	options: [
 		{
 			displayName: 'Account Name',
@@ -79,7 +79,7 @@ function savedBeneficiaries(context: IExecuteFunctions): Promise<Map<string, IDa
 	return found;
 }
 
-const sameName = (a: string, b: string) =>
+export const sameName = (a: string, b: string) =>
 	a.trim().replace(/\s+/g, ' ').toLowerCase() === b.trim().replace(/\s+/g, ' ').toLowerCase();
 
 /** Refuses the item, before anything is sent, when the saved beneficiary is not the one checked. */
@@ -111,4 +111,40 @@ export async function checkPayee(
 			'Nothing was sent. Check the beneficiary ID, or what the reviewer was shown.',
 		);
 	}
+}
+
+/** A saved beneficiary as the service knows it, for an approver to see. */
+export interface SavedPayee {
+	accountName: string;
+	accountNumber: string;
+}
+
+/**
+ * The saved beneficiaries of these IDs as the service knows them (null: it has none with that
+ * ID); undefined when its list could not be read, as a preview then shows what the rows say.
+ */
+export async function savedPayeesOf(
+	context: IExecuteFunctions,
+	ids: string[],
+): Promise<Map<string, SavedPayee | null> | undefined> {
+	if (ids.length === 0) return new Map();
+	let saved: Map<string, IDataObject>;
+	try {
+		saved = await savedBeneficiaries(context);
+	} catch {
+		return undefined;
+	}
+	return new Map(
+		ids.map((id) => {
+			const destination = (saved.get(id)?.destination ?? undefined) as IDataObject | undefined;
+			if (!saved.has(id)) return [id, null];
+			return [
+				id,
+				{
+					accountName: String(destination?.accountName ?? ''),
+					accountNumber: String(destination?.accountNumber ?? ''),
+				},
+			];
+		}),
+	);
 }

@@ -25,6 +25,7 @@ import {
 } from '../../controls/approval';
 import { addMoney, type Totals } from '../../output/runSummary';
 import { limitsRefusal } from '../../controls/paymentLimits';
+import { savedPayeesOf } from '../../controls/payeeCheck';
 import { majorText } from '../../input/units';
 import { type GuardedOperation, moneyOf, prepareItem, type PreparedItem } from './prepare';
 import { sentFields, sentText } from './send';
@@ -194,11 +195,16 @@ export async function previewRun(
 	const period = [...new Set(items.flatMap((item) => (item.period ? [item.period] : [])))].join(
 		', ',
 	);
+	// Saved beneficiaries as the service knows them: the approver sees who an ID pays.
+	const savedIdOf = (item: PreparedItem) =>
+		typeof item.request.body.beneficiaryId === 'string' ? item.request.body.beneficiaryId : '';
+	const saved = await savedPayeesOf(context, [...new Set(toSend.map(savedIdOf))].filter(Boolean));
 	const rows = toSend.map((item) => ({
 		itemIndex: item.itemIndex,
 		payeeName: readPayeeName(context, item.itemIndex),
 		body: item.request.body,
 		money: item.request.money,
+		saved: saved?.get(savedIdOf(item)),
 	}));
 	const summary: IDataObject = {
 		preview: true,

@@ -101,11 +101,12 @@ describe('Preview Only, then a run with the Approved Fingerprint', () => {
 			fingerprint: expect.stringMatching(/^fp-[0-9a-f]{32}$/),
 			message: [
 				'Payout run to approve: 1 of 4 rows to send (2 already submitted, 1 refused)',
-				`1. beneficiary ${String(beneficiary.id)} · 100.00 USD`,
+				// The saved beneficiary as the service knows it: its account name and account ending.
+				'1. Ann Doe · ••••5678 · 100.00 USD',
 				'Total: 100.00 USD',
 				`Fingerprint: ${String(out[4].fingerprint)}`,
 			].join('\n'),
-			table: ['| # | Payee | Account | Amount |', '| --- | --- | --- | --- |', `| 1 | beneficiary ${String(beneficiary.id)} |  | 100.00 USD |`, '| | Total | | 100.00 USD |'].join('\n'),
+			table: ['| # | Payee | Account | Amount |', '| --- | --- | --- | --- |', '| 1 | Ann Doe | ••••5678 | 100.00 USD |', '| | Total | | 100.00 USD |'].join('\n'),
 		});
 
 		// Nothing was kept: a run sends INV-21 after the preview looked at it.
@@ -165,6 +166,43 @@ describe('Preview Only, then a run with the Approved Fingerprint', () => {
 		expect(String(monthly.table).split('\n').slice(0, 3)).toEqual(['Period: 2026-11', '', '| # | Payee | Account | Amount |']);
 		expect(summary.period).toBeUndefined();
 		expect(fixture.apiRequests().filter((r) => r.method === 'POST')).toEqual([]);
+	});
+
+	test('rows paid to a saved beneficiary: the message shows the payee as the service knows it (its name beside the sheet\'s where they differ, its account ending), and an ID the service does not have', async () => {
+		const ann = await createBeneficiary(fixture, { customerEmail: 'ann.saved@example.com' });
+		const columns = (extra: INodeParameters = {}): INodeParameters => ({
+			resource: 'payout',
+			operation: 'initiate',
+			amountUnit: 'major',
+			amount: '={{ $json.amount }}',
+			sourceWalletCurrency: 'KES',
+			customerEmail: 'payroll@example.com',
+			description: 'Payroll',
+			beneficiaryMode: 'columns',
+			rowBeneficiaryId: '={{ $json.beneficiaryId }}',
+			payeeName: '={{ $json.name }}',
+			duplicateProtection: { period: '2026-12', rowId: '={{ $json.id }}' },
+			previewOnly: true,
+			...extra,
+		});
+		const payees = [
+			{ id: 'S-1', name: 'Ann Doe', beneficiaryId: ann.id, amount: '100' },
+			{ id: 'S-2', name: 'Otieno Ouma', beneficiaryId: ann.id, amount: '200' },
+			{ id: 'S-3', name: 'Kofi Mensah', beneficiaryId: 'b6d8a0c2-1111-4222-8333-944455556666', amount: '300' },
+		];
+		const summary = (await fixture.run(columns(), { items: payees })).items.at(-1)!.json;
+		expect(String(summary.message).split('\n').slice(2, 5)).toEqual([
+			'1. Ann Doe · ••••5678 · 100.00 KES',
+			'2. Otieno Ouma (saved as Ann Doe) · ••••5678 · 200.00 KES',
+			'3. Kofi Mensah (no saved beneficiary has this ID) · 300.00 KES',
+		]);
+		expect(String(summary.table)).toContain('| 2 | Otieno Ouma (saved as Ann Doe) | ••••5678 | 200.00 KES |');
+		expect(fixture.apiRequests().filter((r) => r.method === 'POST')).toEqual([]);
+
+		// Payee Check with From Row Columns: the row whose saved beneficiary is not the payee named is refused.
+		const checked = (await fixture.run(columns({ payeeCheck: { accountName: '={{ $json.name }}' } }), { items: payees.slice(0, 2) })).items;
+		expect(checked.map((i) => i.json.decision)).toEqual(['send', 'refused', undefined]);
+		expect(String(checked[1].json.reason)).toContain('its account name is "Ann Doe", not "Otieno Ouma"');
 	});
 
 	test('Preview Until Approved: one node previews while the rows carry no approved fingerprint, and pays them once they do', async () => {
