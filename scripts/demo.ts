@@ -7,7 +7,9 @@
  *     n8n's database so that it is listed there as an installed community package;
  *  3. starts the sandbox (seeded customers and beneficiaries, cards issued at once), with its
  *     events going to the Wallet Payments Trigger of the imported examples;
- *  4. imports the credential (pointing at the sandbox) and every workflow in examples/*.json,
+ *  4. imports the credential (pointing at the sandbox) and every workflow in examples/*.json (on
+ *     n8n 1.x, N8N_E2E_N8N_VERSION=1.123.81, all but the ones that need 2.x, named on the console:
+ *     tooling/demo/examples.ts, NEEDS_N8N_2),
  *     publishes the ones that start with a Wallet Payments Trigger or a Chat Trigger (the AI agent
  *     example: its OpenAI credential gets DEMO_OPENAI_API_KEY and DEMO_OPENAI_BASE_URL when set,
  *     otherwise it points at a local rule-based demo model, tooling/demo/demoModel.ts); the
@@ -33,8 +35,8 @@ import * as path from 'path';
 import { startSandbox, type Sandbox } from '../tooling/sandbox';
 import { startDemoModel } from '../tooling/demo/demoModel';
 import { readMail, SEND_EMAIL_TYPE, smtpCredential, startSmtpSink, withMail, type SmtpSink } from '../tooling/demo/smtpSink';
-import { AGENT_MODEL_CREDENTIAL, APPROVER_CREDENTIAL, loadExamples } from '../tooling/demo/examples';
-import { ensureInstalled, REPO_ROOT } from '../tooling/n8n/install';
+import { AGENT_MODEL_CREDENTIAL, APPROVER_CREDENTIAL, forN8nMajor, loadExamples } from '../tooling/demo/examples';
+import { ensureInstalled, N8N_MAJOR, REPO_ROOT } from '../tooling/n8n/install';
 import { N8n, PACKAGE_NAME, packPackage } from '../tooling/n8n/n8n';
 import { handleSignalsElsewhere } from '../tooling/n8n/processes';
 import { startRelay, type Relay } from '../tooling/n8n/relay';
@@ -124,7 +126,9 @@ async function main(): Promise<void> {
 	try {
 		const tarball = packPackage(path.join(folder, 'pack'));
 		n8n = await N8n.create({ parentDir: folder, tarball, port: N8N_PORT, owner: OWNER, install });
-		const examples = loadExamples(DEMO_CREDENTIAL, process.env.DEMO_EXAMPLES_DIR);
+		// On n8n 1.x (N8N_E2E_N8N_VERSION=1.123.81) the examples that need 2.x are left out, with why.
+		const { examples, leftOut } = forN8nMajor(loadExamples(DEMO_CREDENTIAL, process.env.DEMO_EXAMPLES_DIR), N8N_MAJOR);
+		for (const l of leftOut) say(`leaving out ${l.file}: it needs n8n 2.x, as ${l.reason}`);
 		const triggered = examples.filter((e) => e.triggers.length > 0);
 		const chats = examples.filter((e) => e.chats.length > 0);
 		const triggerUrls = triggered.flatMap((e) =>
@@ -225,6 +229,7 @@ async function main(): Promise<void> {
 				examples.length
 					? `  Example workflows: ${examples.map((e) => `"${e.workflow.name}"`).join(', ')}`
 					: '  No examples/ folder yet: create workflows with the Wallet Payments node.',
+				...leftOut.map((l) => `  Left out on n8n ${N8N_MAJOR}.x (needs n8n 2.x): ${l.file}`),
 				...(mail ? [`  E-mails (the examples' Send Email nodes, on here) go to a mail server on this machine and are listed on this console: none leaves it.`] : []),
 				...triggerUrls.map((t, i) => `  ${i === 0 ? 'Sandbox events go to' : '                 and'} ${t.url}  ("${t.workflow}")`),
 				...chatUrls.map((c) => `  Chat with the agent: ${c.url}  ("${c.workflow}"; ${modelNote})`),

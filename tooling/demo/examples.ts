@@ -38,6 +38,28 @@ export interface Example {
 	forms: string[];
 }
 
+/**
+ * The examples that need n8n 2.x, with why: the README's Compatibility section and each one's
+ * first note say so (test/project/examplesLines.test.ts), and on n8n 1.x the demo and the
+ * examples suite leave them out (`forN8nMajor`), printing them with these reasons.
+ */
+export const NEEDS_N8N_2: Readonly<Record<string, string>> = {
+	'agent-payouts-with-review.json': "its review steps are n8n 2.x's chat review tool, which n8n 1.x does not have",
+	'collection-paid-receipt.json':
+		"its Data table nodes find the table by name, which n8n 1.x's Data table node cannot (from a list or by ID only); the table is the one scheduled-collections.json makes",
+	'payout-events-with-wait.json':
+		"it makes its own data table and finds it by name, which n8n 1.x's Data table node cannot (row operations only, from a list or by ID)",
+	'scheduled-collections.json':
+		"it makes its own data table and finds it by name, which n8n 1.x's Data table node cannot (row operations only, from a list or by ID)",
+};
+
+/** The examples for an n8n of this major version, and the ones left out there (file and why). */
+export function forN8nMajor(examples: Example[], major: number): { examples: Example[]; leftOut: Array<{ file: string; reason: string }> } {
+	if (major >= 2) return { examples, leftOut: [] };
+	const leftOut = [...new Set(examples.map((e) => e.file))].filter((file) => NEEDS_N8N_2[file]).map((file) => ({ file, reason: NEEDS_N8N_2[file] }));
+	return { examples: examples.filter((e) => !NEEDS_N8N_2[e.file]), leftOut };
+}
+
 /** A stable 16-character id for a workflow without a valid one. */
 function idFor(seed: string): string {
 	return `Demo${createHash('sha256').update(seed).digest('hex').slice(0, 12)}`;
