@@ -159,14 +159,31 @@ export function refuseAll<T>(
 	return inItemOrder(context, indexes, outputs);
 }
 
+/**
+ * An error item for n8n's On Error → Continue (using error output): n8n sends an item there only
+ * when its json holds nothing but `error`, `message` and `details`, and then adds the input
+ * item's fields itself. So the rest goes into `details`, less the input's own fields.
+ */
+function forErrorOutput(item: INodeExecutionData, input: IDataObject): INodeExecutionData {
+	const { error, ...rest } = item.json;
+	const details = Object.fromEntries(
+		Object.entries(rest).filter(([key, value]) => !(key in input) || input[key] !== value),
+	);
+	return { ...item, json: Object.keys(details).length === 0 ? { error } : { error, details } };
+}
+
 /** The outputs in item order: each item's own, paired with it, or its error item. */
 export function inItemOrder(
 	context: IExecuteFunctions,
 	indexes: number[],
 	results: Map<number, ItemResult<INodeExecutionData[]>>,
 ): INodeExecutionData[] {
+	const errorOutput = context.getNode().onError === 'continueErrorOutput';
 	return indexes.flatMap((itemIndex) => {
 		const result = results.get(itemIndex)!;
+		if (!result.ok && errorOutput) {
+			return [forErrorOutput(result.errorItem, context.getInputData()[itemIndex]?.json ?? {})];
+		}
 		if (!result.ok) return [result.errorItem];
 		return context.helpers.constructExecutionMetaData(result.value, {
 			itemData: { item: itemIndex },

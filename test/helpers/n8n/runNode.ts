@@ -114,6 +114,8 @@ export interface RunOptions {
 	/** Input items (plain JSON objects); one empty item by default. */
 	items?: IDataObject[];
 	continueOnFail?: boolean;
+	/** On Error → Continue (using error output): the failed items go to `errorItems`. */
+	errorOutput?: boolean;
 	/** n8n's execution ID; pass the same one to imitate Retry On Fail within one execution. */
 	executionId?: string;
 	/** Node ID in the workflow (stable across executions of the same workflow). */
@@ -140,6 +142,8 @@ export interface RunOptions {
 export interface RunResult {
 	/** The Wallet Payments node's output items (empty when it failed). */
 	items: INodeExecutionData[];
+	/** The node's error output (with `errorOutput`). */
+	errorItems: INodeExecutionData[];
 	/** The node's error when the execution stopped on it. */
 	error?: ExecutionError;
 	run: IRun;
@@ -195,6 +199,7 @@ export async function runWalletNode(options: RunOptions): Promise<RunResult> {
 		parameters: options.parameters,
 		credentials: { walletPaymentsApi: { id: '1', name: 'Wallet Payments account' } },
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+		...(options.errorOutput ? { onError: 'continueErrorOutput' as const } : {}),
 	};
 	const inputNode: INode = {
 		id: 'input-node',
@@ -265,6 +270,7 @@ export async function runWalletNode(options: RunOptions): Promise<RunResult> {
 	const taskData = run.data.resultData.runData[WALLET_NODE_NAME]?.[0];
 	return {
 		items: taskData?.data?.main?.[0] ?? [],
+		errorItems: taskData?.data?.main?.[1] ?? [],
 		error: taskData?.error ?? run.data.resultData.error,
 		run,
 	};

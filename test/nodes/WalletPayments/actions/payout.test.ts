@@ -356,6 +356,29 @@ test('with Continue On Fail, an error item carries its row’s fields and, once 
 	expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 });
 
+test('On Error → Continue (using error output): the rows that failed go to the error output, with their own fields and what became of them; the others stay on the main output', async () => {
+	const beneficiary = await createBeneficiary(fixture);
+	const items = [
+		{ employeeId: 'EMP-7', cents: 1050, payee: beneficiary.id },
+		{ employeeId: 'EMP-8', cents: 'twenty', payee: beneficiary.id },
+		{ employeeId: 'EMP-9', cents: 3000, payee: 'b6d8a0c2-1111-4222-8333-944455556666' },
+	];
+	const parameters = {
+		...initiate({ amount: '={{ $json.cents }}', beneficiaryMode: 'id', beneficiaryId: idLocator('={{ $json.payee }}') }),
+		includeInputFields: true,
+		duplicateProtection: { rowId: '={{ $json.employeeId }}', period: '2026-12' },
+	};
+	const result = await fixture.run(parameters, { items, errorOutput: true });
+	expect(result.error).toBeUndefined();
+	expect(result.items.map((item) => [item.json.employeeId, item.json.result])).toEqual([['EMP-7', 'sent']]);
+	const details = (item: { json: IDataObject }) => item.json.details as IDataObject;
+	expect(result.errorItems.map((item) => [item.json.employeeId, details(item).result, details(item).idempotencyKey, item.pairedItem])).toEqual([
+		['EMP-8', 'refused', undefined, { item: 1 }],
+		['EMP-9', 'failed', 'period:2026-12|row:EMP-9', { item: 2 }],
+	]);
+	expect(result.errorItems[1].json).toMatchObject({ error: 'Beneficiary not found [HTTP 404]', details: { httpCode: '404', reason: 'Beneficiary not found [HTTP 404]' } });
+});
+
 describe('Amount Unit (Initiate and Initiate (Legacy))', () => {
 	const BENEFICIARY_ID = 'b6d8a0c2-1111-4222-8333-944455556666';
 	const byId = { beneficiaryMode: 'id', beneficiaryId: idLocator(BENEFICIARY_ID) };

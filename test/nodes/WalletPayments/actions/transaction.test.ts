@@ -136,6 +136,15 @@ describe('Transaction → Get', () => {
 		]);
 	});
 
+	test('with On Error → Continue (using error output) the 404 goes to the error output, with the input item\'s fields; nothing on the main output', async () => {
+		const result = await fixture.run(getTransaction('={{ $json.id }}'), { items: [{ id: 'missing', invoice: 'INV-9' }], errorOutput: true });
+		expect(result.error).toBeUndefined();
+		expect(result.items).toEqual([]);
+		expect(result.errorItems).toEqual([
+			{ json: { id: 'missing', invoice: 'INV-9', error: 'Transaction not found [HTTP 404]', details: { description: expect.any(String), httpCode: '404' } }, pairedItem: { item: 0 } },
+		]);
+	});
+
 	test('the ID is encoded into the path, so it cannot reach another endpoint', async () => {
 		const result = await fixture.run(getTransaction('../customers?x=1'));
 		expect((result.error as NodeApiError).httpCode).toBe('404');
