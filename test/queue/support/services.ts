@@ -176,8 +176,9 @@ async function runService(spec: {
 /**
  * A private PostgreSQL cluster: `initdb` into a temporary folder (trust authentication, user
  * `postgres`, TCP on 127.0.0.1 only, no Unix socket), then `postgres` in the foreground. As root it
- * runs as the `postgres` user (PostgreSQL refuses root). Settings for a throwaway test database:
- * fsync off.
+ * runs as the `postgres` user (PostgreSQL refuses root). It runs with PostgreSQL's default
+ * durability (fsync, synchronous commit, full page writes all on), as users run it, so the store
+ * calls the claim waits are measured against are theirs; only initdb skips its one-off flush.
  */
 export async function startPostgres(binDir: string, options: { timeoutMs?: number; parentDir?: string } = {}): Promise<Service> {
 	const asUser = typeof process.getuid === 'function' && process.getuid() === 0 ? userIds('postgres') : undefined;
@@ -205,9 +206,6 @@ export async function startPostgres(binDir: string, options: { timeoutMs?: numbe
 			'-p', String(port),
 			'-c', 'listen_addresses=127.0.0.1',
 			'-c', 'unix_socket_directories=',
-			'-c', 'fsync=off',
-			'-c', 'synchronous_commit=off',
-			'-c', 'full_page_writes=off',
 			'-c', 'max_connections=200',
 		],
 		spawnOptions: { cwd: dataDir, ...ids },
