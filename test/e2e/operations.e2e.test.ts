@@ -10,13 +10,14 @@
 import type { Sandbox } from '../../tooling/sandbox';
 import { calls, describeE2E, startStack, stopStack, type Stack } from './support/e2e';
 import { CREDENTIAL_TYPE, nodeItems, nodeOutput, type ExecutionResult } from '../../tooling/n8n/n8n';
-import { chain, manualTrigger, mobileMoneyForm, walletNode } from '../../tooling/n8n/workflow';
+import { chain, graph, manualTrigger, mobileMoneyForm, node, walletNode } from '../../tooling/n8n/workflow';
 
 const SEEDED = 260;
 const WALLET_WORKFLOW = 'WalletE2eOpsWal1';
 const CARD_WORKFLOW = 'WalletE2eOpsCrd1';
 const FAILURE_WORKFLOW = 'WalletE2eOpsErr1';
 const STOP_WORKFLOW = 'WalletE2eOpsStp1';
+const ERROR_OUTPUT_WORKFLOW = 'WalletE2eOpsErO1';
 const BAD_CREDENTIAL = { id: 'WalletE2eCredBad', name: 'Wallet Payments (wrong key)' };
 
 const EMAIL = 'e2e.payee@example.com';
@@ -181,6 +182,32 @@ function failureWorkflow() {
 	]);
 }
 
+/** The same three updates with On Error → Continue (using error output): the failures leave by the second output. */
+function errorOutputWorkflow() {
+	const update = walletNode(
+		'Update Each',
+		'customer',
+		'update',
+		{
+			customerId: byId("={{ $itemIndex === 2 ? 'no-such-customer' : $json.id }}"),
+			email: "={{ $itemIndex === 1 ? 'not-an-email' : $json.email }}",
+			updateFields: { phone: '700000002' },
+		},
+		{ errorOutput: true },
+	);
+	return graph(
+		ERROR_OUTPUT_WORKFLOW,
+		'E2E error output',
+		[manualTrigger(), walletNode('Three Customers', 'customer', 'getAll', { returnAll: false, limit: 3 }), update, node('Updated', 'n8n-nodes-base.noOp', 1, {}), node('Not Updated', 'n8n-nodes-base.noOp', 1, {})],
+		[
+			['Start', 'Three Customers'],
+			['Three Customers', 'Update Each'],
+			['Update Each', 'Updated', 0],
+			['Update Each', 'Not Updated', 1],
+		],
+	);
+}
+
 /** Without Continue On Fail the execution stops at the failing node with the service's message. */
 function stopWorkflow() {
 	return chain(STOP_WORKFLOW, 'E2E stop on fail', [
@@ -209,7 +236,7 @@ describeE2E('all 21 operations in n8n', () => {
 				data: { apiKey: 'sk_test_wrong', baseUrl: stack.sandbox.url, webhookSecret: '' },
 			},
 		]);
-		await stack.n8n.importWorkflows([walletWorkflow(), cardWorkflow(), failureWorkflow(), stopWorkflow()]);
+		await stack.n8n.importWorkflows([walletWorkflow(), cardWorkflow(), failureWorkflow(), stopWorkflow(), errorOutputWorkflow()]);
 	});
 
 	afterAll(async () => {
@@ -475,6 +502,19 @@ describeE2E('all 21 operations in n8n', () => {
 			// The node sends a rejected request once: no retry in n8n or in the package.
 			const rejected = sandbox.requests.filter((r) => r.headers.authorization === 'Bearer sk_test_wrong');
 			expect(rejected.map((r) => r.path)).toEqual(['/api/v1/wallets/payout/supported-countries/NG']);
+		});
+
+		it('On Error → Continue (using error output): the failed items leave by the error output, with their input\'s fields; the others by the main output', async () => {
+			const result = await stack!.n8n.executeOk(ERROR_OUTPUT_WORKFLOW);
+			const input = nodeOutput(result, 'Three Customers');
+			expect(nodeOutput(result, 'Updated').map((json) => [json.id, json.phone])).toEqual([[input[0].id, '700000002']]);
+			const failed = nodeItems(result, 'Not Updated');
+			expect(failed.map((item) => [item.json.id, item.json.email])).toEqual([
+				[input[1].id, input[1].email],
+				[input[2].id, input[2].email],
+			]);
+			expect(String(failed[0].json.error)).toContain('item 1');
+			expect(failed[1].json).toMatchObject({ error: expect.stringMatching(/not found/i), details: { httpCode: '404' } });
 		});
 
 		it('without Continue On Fail the execution stops at the failing node with the service’s message', async () => {

@@ -32,6 +32,8 @@ export function manualTrigger(name = 'Start'): WorkflowNode {
 export interface WalletNodeOptions {
 	/** Continue On Fail (n8n's "On Error: Continue"). */
 	continueOnFail?: boolean;
+	/** n8n's "On Error: Continue (using error output)": failed items leave by a second output. */
+	errorOutput?: boolean;
 	/** Run once, on the first input item only. */
 	executeOnce?: boolean;
 	credentialId?: string;
@@ -57,6 +59,7 @@ export function walletNode(
 			walletPaymentsApi: { id: options.credentialId ?? CREDENTIAL_ID, name: options.credentialName ?? CREDENTIAL_NAME },
 		},
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+		...(options.errorOutput ? { onError: 'continueErrorOutput' as const } : {}),
 		...(options.executeOnce ? { executeOnce: true } : {}),
 	};
 }
