@@ -1,7 +1,7 @@
 /**
  * The test part of `npm test` (after build, lint and typecheck): the unit and integration suites
  * (test/jest/unit.config.js), the type-check against n8n 1.123's packages, then the files only the compat
- * suite has and the examples file, in n8n 1.123 (test/jest/compat.config.js), beside the end-to-end
+ * suite has and the examples' files, in n8n 1.123 (test/jest/compat.config.js), beside the end-to-end
  * suite inside a real n8n 2.x (test/jest/e2e.config.js); then the queue-mode suite
  * (test/jest/queue.config.js: n8n with workers on PostgreSQL and Redis) alone, as its kills and
  * outages are timed against a machine that does nothing else. All run even when one
@@ -27,6 +27,9 @@ const JEST = require.resolve('jest/bin/jest', { paths: [ROOT] });
  * after the other. The unit suite is a single jest worker of plain Node, and the compat files
  * start one n8n at a time: beside the end-to-end suite (the longest lane) they cost CI little.
  */
+/** The compat lane's files in n8n 1.123: the `*.compat.test.ts` files and the examples' own. */
+const EXAMPLE_FILES_AND_COMPAT = '(compat\\.test|examples\\.e2e\\.test|controls\\.e2e\\.test|providerCheck\\.e2e\\.test)\\.ts$';
+
 const GROUPS = [
 	[
 		[
@@ -35,12 +38,13 @@ const GROUPS = [
 			// The type-check against n8n 1.123's n8n-workflow and n8n-core (`npm run typecheck:compat`).
 			{ name: 'type-check (n8n 1.x packages)', script: 'scripts/compat/typecheck.js', buffered: true },
 			// n8n 1.123 (issue #32): the files only the compat suite has (the trigger's answer, MariaDB,
-			// PostgreSQL), and the examples file (issue #63: every example that runs on 1.x, the ones that
-			// need 2.x printed as left out; about 1 minute). Its other files are e2e files, run on 2.x
-			// beside it (`npm run test:compat` runs them all on 1.x).
+			// PostgreSQL), and the examples' files (issue #63: every example that runs on 1.x, the ones
+			// that need 2.x printed as left out; examples, controls with the payroll example, provider
+			// check: about 1.5 minutes). Its other files are e2e files, run on 2.x beside it (`npm run
+			// test:compat` runs them all on 1.x).
 			{
 				name: 'compat (n8n 1.123)',
-				args: ['--config', 'test/jest/compat.config.js', '--reporters=default', '--testPathPatterns', '(compat\\.test|examples\\.e2e\\.test)\\.ts$'],
+				args: ['--config', 'test/jest/compat.config.js', '--reporters=default', '--testPathPatterns', EXAMPLE_FILES_AND_COMPAT],
 				buffered: true,
 			},
 			// n8n 1.123 in queue mode (issue #29, point 4): its own re-run of a job whose worker died

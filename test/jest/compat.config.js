@@ -3,8 +3,9 @@
  * default (N8N_E2E_N8N_VERSION picks another; each version has its own install cache, see
  * scripts/n8n-install.js). The harness switches the steps that differ between 1.x and 2.x
  * (tooling/n8n/n8n.ts: `major`). `npm test` runs the files only this suite has
- * (`*.compat.test.ts`, test/run-all.js) and the examples file (about 1 minute: every example
- * that runs on 1.x, the ones that need 2.x printed as left out); the others run there in the e2e
+ * (`*.compat.test.ts`, test/run-all.js) and the examples' files (examples, controls with the
+ * payroll example, provider check: about 1.5 minutes; the examples that need 2.x are printed as
+ * left out); the others run there in the e2e
  * suite on 2.x, as CI's 45 minutes leave no room for both lines (docs/development.md).
  */
 const e2e = require('./e2e.config');
@@ -38,7 +39,9 @@ module.exports = {
 		// The examples that run on 1.x; the ones that need n8n 2.x (tooling/demo/examples.ts:
 		// NEEDS_N8N_2, the README's Compatibility section) are printed as left out. In `npm test` too.
 		'<rootDir>/test/e2e/examples.e2e.test.ts',
-		// Payment controls and payroll-with-approval.json.
+		// Payment controls and payroll-with-approval.json. In `npm test` too.
 		'<rootDir>/test/e2e/controls.e2e.test.ts',
+		// provider-check.json against the sandbox: every endpoint, one turned off, a wrong key. In `npm test` too.
+		'<rootDir>/test/e2e/providerCheck.e2e.test.ts',
 	],
 };
