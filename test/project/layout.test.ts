@@ -173,6 +173,7 @@ const TESTED_ELSEWHERE: Record<string, string | null> = {
 	'nodes/shared/credential.ts': 'test/matrix/secrets.test.ts',
 	'nodes/shared/ledger/book.ts': 'test/nodes/shared/ledger/ledger.test.ts',
 	'nodes/shared/ledger/earlierRun.ts': 'test/nodes/shared/ledger/takeover.test.ts',
+	'nodes/shared/ledger/forgotten.ts': 'test/nodes/WalletPayments/engine/exactlyOnce/forgotten.test.ts',
 	'nodes/shared/ledger/eventNotices.ts': 'test/nodes/shared/ledger/eventClaims.test.ts',
 	'nodes/shared/ledger/index.ts': null,
 	'nodes/shared/ledger/peek.ts': 'test/nodes/shared/ledger/ledger.test.ts',

@@ -29,18 +29,20 @@ export interface SentDay {
 	before?: string;
 }
 
+/** The days of the last DAYS_LOOKED on which the node's row has keys accepted, newest first. */
+export async function daysOfNode(store: Pick<Store, 'ask'>): Promise<string[]> {
+	const now = Date.now();
+	const days = Array.from({ length: DAYS_LOOKED }, (_, ago) => utcDay(now - ago * DAY_MS));
+	const found = await store.ask(days.map(dayMark));
+	return days.filter((day) => found.has(dayMark(day)));
+}
+
 /** Finds the days keys were accepted on, with `store.ask` (which records nothing). */
 export function dayFinder(store: Pick<Store, 'ask'>) {
 	let nodeDays: Promise<string[]> | undefined;
-	const daysOfNode = async () => {
-		const now = Date.now();
-		const days = Array.from({ length: DAYS_LOOKED }, (_, ago) => utcDay(now - ago * DAY_MS));
-		const found = await store.ask(days.map(dayMark));
-		return days.filter((day) => found.has(dayMark(day)));
-	};
 	return async (keys: string[]): Promise<Map<string, SentDay>> => {
 		if (keys.length === 0) return new Map();
-		const days = await (nodeDays ??= daysOfNode());
+		const days = await (nodeDays ??= daysOfNode(store));
 		const asked = days.slice(0, DAYS_ASKED);
 		const found =
 			asked.length === 0

@@ -20,4 +20,5 @@ export {
 export { takeoverWaitMs } from './takeover';
 export { type LedgerItem, windows } from './windows';
 export { type SentDay } from './days';
+export { type Forgotten } from './forgotten';
 export { peekKeys, type Seen } from './peek';

@@ -10,6 +10,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { ClaimNotHeld, openBook } from './book';
 import { dayFinder, type SentDay } from './days';
+import { type Forgotten, forgottenRun } from './forgotten';
 import { acceptedMarker, claimedMarker, claimToken, sendingMarker, type Verdict } from './states';
 import { noteSlowCall } from './slowCalls';
 import { noteEarlierRun } from './earlierRun';
@@ -44,6 +45,8 @@ export interface Ledger {
 	release(key: string): void;
 	/** The claim wait when other n8n processes share the store (queue mode), else undefined. */
 	claimWait(): Promise<number | undefined>;
+	/** For a Retry: whether the store dropped the records of the run it repeats (forgotten.ts). */
+	forgotten(): Promise<Forgotten | undefined>;
 	/** Writes what is still to be written. */
 	flush(): Promise<void>;
 	/**
@@ -158,6 +161,10 @@ export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
 
 	return {
 		reserve,
+		forgotten: async () =>
+			mark === undefined
+				? undefined
+				: await store.atomically(async () => await forgottenRun(store, mark)),
 		markSending: async (keys: string[]) => {
 			const wait = await claimWait();
 			const due = keys.filter((key) => sendingDue.has(key));

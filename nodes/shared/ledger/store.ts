@@ -73,6 +73,8 @@ export interface Store {
 	): Promise<ClaimResult>;
 	/** Reads the row once per process (before a claim's first write): a cold first call is slow. */
 	warmUp(): Promise<void>;
+	/** How many values the row holds; undefined where this n8n cannot say. */
+	count(): Promise<number | undefined>;
 	/** The longest store call so far, in ms (the warm-up's read aside). */
 	slowestCall(): number;
 	/** Runs several store calls with nothing from another execution in between. */
@@ -141,13 +143,16 @@ export function openStore(context: IExecuteFunctions, maxEntries: number): Store
 		disown: held.disown,
 	};
 
-	const readOnce = async () => {
+	const count = async () => {
 		const { getProcessedDataCount } = context.helpers;
-		if (typeof getProcessedDataCount !== 'function') return;
-		const { ms } = await afterPoolTimeout(
+		if (typeof getProcessedDataCount !== 'function') return undefined;
+		return await afterPoolTimeout(
 			async () => await getProcessedDataCount.call(context.helpers, 'node', options),
 		);
-		context.logger?.debug(`wallet-payments store warm-up ${ms} ms (read only)`);
+	};
+	const readOnce = async () => {
+		const read = await count();
+		if (read) context.logger?.debug(`wallet-payments store warm-up ${read.ms} ms (read only)`);
 	};
 	// The claims of a burst start together: one warm-up for all of them.
 	const warmUp = async () => {
@@ -183,6 +188,7 @@ export function openStore(context: IExecuteFunctions, maxEntries: number): Store
 	};
 	return {
 		warmUp,
+		count: async () => (await count())?.answer,
 		claim: async (values, waitMs, wrote) => {
 			// Warm first: the probe writes, and a claim's first write must not be a cold call.
 			await warmUp();

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
+	type Forgotten,
 	KEYS_REMEMBERED,
 	MAX_QUEUE_RUN_ITEMS,
 	MAX_RUN_ITEMS,
@@ -41,6 +42,22 @@ function notRecorded(
 	);
 }
 
+function forgottenRefusal(
+	context: IExecuteFunctions,
+	items: PreparedItem[],
+	{ keptSince }: Forgotten,
+): NodeOperationError {
+	const since = keptSince === undefined ? '' : ` (it keeps them from ${keptSince}, UTC, on)`;
+	return new NodeOperationError(
+		context.getNode(),
+		`Nothing was sent: this Retry repeats a run whose records n8n's store no longer keeps${since}, so it cannot tell which of items ${itemRanges(items.map((item) => item.itemIndex))} that run sent`,
+		{
+			description:
+				'n8n keeps a node’s most recent records only. Check each item (Transaction → Get, or the provider’s dashboard). To send them anyway, turn on Duplicate Protection → Allow Resend, Retry with the saved workflow once, then turn it off again.',
+		},
+	);
+}
+
 /**
  * One run of a node's items through the ledger: each item's key is reserved before its request
  * leaves (in windows, ahead of the senders: shared/ledger/windows.ts), an item reserved before is
@@ -67,6 +84,15 @@ export function ledgerRun(
 	const byIndex = new Map(items.map((item) => [item.itemIndex, item]));
 	const sent: number[] = [];
 	let sizeChecked: Promise<void> | undefined;
+	/**
+	 * A Retry of a run whose records the store dropped would find that run's items new and send
+	 * them again: it sends nothing unless told to (forgotten.ts).
+	 */
+	const checkRetry = async () => {
+		if (context.getMode() !== 'retry' || items.every((item) => item.allowResend)) return;
+		const forgotten = await ledger.forgotten();
+		if (forgotten) throw forgottenRefusal(context, items, forgotten);
+	};
 	/** Claims keep more records per item (states.ts): a run may send fewer items. */
 	const checkQueueSize = async () => {
 		if (items.length > MAX_QUEUE_RUN_ITEMS && (await ledger.claimWait()) !== undefined) {
@@ -82,7 +108,7 @@ export function ledgerRun(
 	return {
 		/** The item's verdict from its window (reserved ahead), then sendItem: the one place that sends. */
 		recordAndSend: async (itemIndex: number): Promise<IDataObject> => {
-			await (sizeChecked ??= checkQueueSize());
+			await (sizeChecked ??= checkQueueSize().then(checkRetry));
 			const item = byIndex.get(itemIndex)!;
 			try {
 				let verdict: Verdict;
