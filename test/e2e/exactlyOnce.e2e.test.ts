@@ -351,6 +351,30 @@ describeE2E('exactly-once money movement in n8n (`n8n start`, REST retries, manu
 		);
 	});
 
+	test('Payout → Initiate: a Retry after n8n\'s store dropped the run\'s records (a year of nights): nothing sent, the items named', async () => {
+		const [op, mode] = [INITIATE, 'unique' as const];
+		stack!.sandbox.configure({ references: mode });
+		const id = workflowId('Retry', op, mode);
+		const before = (await executions(id)).length;
+		const rows = await threeRows(op);
+		expect(await postRows('Retry', op, mode, { rows: withBadRow3(op, rows) })).toBe(200);
+		const [failed] = (await waitForExecutions(id, before + 1)).slice(before);
+		expect([failed.status, counts(op, rows)]).toEqual(['error', [1, 1, 0]]);
+		// The Pay node's row as a year of nights leaves it: full of newer records (95% of the 620,000
+		// the node keeps), this run's dropped, as n8n's limit drops the oldest.
+		stack!.n8n.sqlite(
+			"UPDATE processed_data SET value = (WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 588999) SELECT json_object('mode', 'entries', 'data', json_group_array(printf('later%07d', i))) FROM n) " +
+				`WHERE workflowId = '${id}'`,
+		);
+		const retried = await retry(failed.id, false);
+		expect(retried.status).toBe('error');
+		expect(payRun(await finished(retried.id))?.error?.message).toBe(
+			"Nothing was sent: this Retry repeats a run whose records n8n's store no longer keeps, so it cannot tell which of items 0–2 that run sent",
+		);
+		lines.push(`exactly-once[retry after the store dropped the run's records: ${named(op, mode)}]: ${counts(op, rows).reduce((sum, n) => sum + n, 0)} sent for 2 intended (the Retry refused)`);
+		expect(counts(op, rows)).toEqual([1, 1, 0]);
+	});
+
 	describe('in the editor: pinned rows, Execute workflow twice, Execute step, and two schedule runs', () => {
 		test('the same pinned rows: run twice and Execute step pay once; two schedule runs pay twice more', async () => {
 			await inTheEditor(INITIATE);
