@@ -44,7 +44,7 @@ const INITIATE = PAYOUTS.find((op) => op.operation === 'initiate')!;
 /** test.each rows: the label (for the title) and the operation. */
 const each = (ops: MoneyOperation[]) => ops.map((op) => [op.label, op] as [string, MoneyOperation]);
 
-type Scenario = 'Retry' | 'OnFail' | 'Before' | 'Cof' | 'Event' | 'Editor' | 'Pinned';
+type Scenario = 'Retry' | 'OnFail' | 'Before' | 'Cof' | 'Event' | 'Editor' | 'Pinned' | 'Forgot';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -211,6 +211,9 @@ describeE2E('exactly-once money movement in n8n (`n8n start`, REST retries, manu
 			if (OTHERS.includes(op)) workflows.push(editorWorkflow(workflowId('Editor', op, mode), op));
 		}
 	}
+	// Payout → Initiate, once, for a Retry after the store dropped its run's records (its own workflow:
+	// the Retry scenario's are fixed by the user as it ends).
+	viaWebhook('Forgot', INITIATE, 'unique', payNode(INITIATE));
 	// Payout → Initiate in the editor, once (with the service as the last mode left it).
 	workflows.push(editorWorkflow(workflowId('Editor', INITIATE), INITIATE));
 	// The same with both triggers' output pinned too (n8n 1.x names no trigger: issue #32).
@@ -354,11 +357,10 @@ describeE2E('exactly-once money movement in n8n (`n8n start`, REST retries, manu
 	test('Payout → Initiate: a Retry after n8n\'s store dropped the run\'s records (a year of nights): nothing sent, the items named', async () => {
 		const [op, mode] = [INITIATE, 'unique' as const];
 		stack!.sandbox.configure({ references: mode });
-		const id = workflowId('Retry', op, mode);
-		const before = (await executions(id)).length;
+		const id = workflowId('Forgot', op, mode);
 		const rows = await threeRows(op);
-		expect(await postRows('Retry', op, mode, { rows: withBadRow3(op, rows) })).toBe(200);
-		const [failed] = (await waitForExecutions(id, before + 1)).slice(before);
+		expect(await postRows('Forgot', op, mode, { rows: withBadRow3(op, rows) })).toBe(200);
+		const [failed] = await waitForExecutions(id, 1);
 		expect([failed.status, counts(op, rows)]).toEqual(['error', [1, 1, 0]]);
 		// The Pay node's row as a year of nights leaves it: full of newer records (95% of the 620,000
 		// the node keeps), this run's dropped, as n8n's limit drops the oldest.
