@@ -212,8 +212,8 @@ export function createControls(ctx: SandboxContext): Controls {
 			const tx = findCollection(transactionId);
 			if (tx.status === 'expired') throw badRequest('Collection has expired');
 			if (tx.status !== 'processing') throw badRequest(`Collection is not awaiting payment (status ${tx.status})`);
+			if (paidMinor !== undefined && (!Number.isInteger(paidMinor) || paidMinor <= 0)) throw badRequest(['paidMinor must be a positive whole number']);
 			if (paidMinor !== undefined && paidMinor < tx.centAmount) {
-				if (!Number.isInteger(paidMinor) || paidMinor <= 0) throw badRequest(['paidMinor must be a positive whole number']);
 				creditWallet(ctx.state, tx.currency, paidMinor);
 				touch(tx);
 				const data = depositEventData(tx);

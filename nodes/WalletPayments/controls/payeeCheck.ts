@@ -136,8 +136,8 @@ export async function savedPayeesOf(
 	}
 	return new Map(
 		ids.map((id) => {
-			const destination = (saved.get(id)?.destination ?? undefined) as IDataObject | undefined;
 			if (!saved.has(id)) return [id, null];
+			const destination = saved.get(id)!.destination as IDataObject | undefined;
 			return [
 				id,
 				{

@@ -328,19 +328,28 @@ describe('Include Input Fields (Initiate and Initiate (Legacy))', () => {
 	});
 });
 
-test('with Continue On Fail, an error item carries its row’s fields and, once it was made, the key to resend it with (issue #56: a reconciliation file with every row)', async () => {
+/**
+ * Three rows for a run that goes on past failures: one paid, one refused before sending (its
+ * amount), one the service turns down (a beneficiary it does not know); Include Input Fields on.
+ */
+async function threeRowsOneOfEach(ids: [string, string, string], names: [string, string, string], period: string) {
 	const beneficiary = await createBeneficiary(fixture);
 	const unknown = 'b6d8a0c2-1111-4222-8333-944455556666';
 	const items = [
-		{ employeeId: 'EMP-1', name: 'Ann', cents: 1050, payee: beneficiary.id },
-		{ employeeId: 'EMP-2', name: 'Ben', cents: 'twenty', payee: beneficiary.id },
-		{ employeeId: 'EMP-3', name: 'Cy', cents: 3000, payee: unknown },
+		{ employeeId: ids[0], name: names[0], cents: 1050, payee: beneficiary.id },
+		{ employeeId: ids[1], name: names[1], cents: 'twenty', payee: beneficiary.id },
+		{ employeeId: ids[2], name: names[2], cents: 3000, payee: unknown },
 	];
 	const parameters = {
 		...initiate({ amount: '={{ $json.cents }}', beneficiaryMode: 'id', beneficiaryId: idLocator('={{ $json.payee }}') }),
 		includeInputFields: true,
-		duplicateProtection: { rowId: '={{ $json.employeeId }}', period: '2026-11' },
+		duplicateProtection: { rowId: '={{ $json.employeeId }}', period },
 	};
+	return { items, parameters };
+}
+
+test('with Continue On Fail, an error item carries its row’s fields and, once it was made, the key to resend it with (issue #56: a reconciliation file with every row)', async () => {
+	const { items, parameters } = await threeRowsOneOfEach(['EMP-1', 'EMP-2', 'EMP-3'], ['Ann', 'Ben', 'Cy'], '2026-11');
 	const result = await fixture.run(parameters, { items, continueOnFail: true });
 	expect(result.error).toBeUndefined();
 	expect(result.items.map((item) => [item.json.employeeId, item.json.name, item.json.error === undefined, item.json.idempotencyKey, item.json.result])).toEqual([
@@ -357,17 +366,7 @@ test('with Continue On Fail, an error item carries its row’s fields and, once 
 });
 
 test('On Error → Continue (using error output): the rows that failed go to the error output, with their own fields and what became of them; the others stay on the main output', async () => {
-	const beneficiary = await createBeneficiary(fixture);
-	const items = [
-		{ employeeId: 'EMP-7', cents: 1050, payee: beneficiary.id },
-		{ employeeId: 'EMP-8', cents: 'twenty', payee: beneficiary.id },
-		{ employeeId: 'EMP-9', cents: 3000, payee: 'b6d8a0c2-1111-4222-8333-944455556666' },
-	];
-	const parameters = {
-		...initiate({ amount: '={{ $json.cents }}', beneficiaryMode: 'id', beneficiaryId: idLocator('={{ $json.payee }}') }),
-		includeInputFields: true,
-		duplicateProtection: { rowId: '={{ $json.employeeId }}', period: '2026-12' },
-	};
+	const { items, parameters } = await threeRowsOneOfEach(['EMP-7', 'EMP-8', 'EMP-9'], ['Di', 'Ed', 'Flo'], '2026-12');
 	const result = await fixture.run(parameters, { items, errorOutput: true });
 	expect(result.error).toBeUndefined();
 	expect(result.items.map((item) => [item.json.employeeId, item.json.result])).toEqual([['EMP-7', 'sent']]);
