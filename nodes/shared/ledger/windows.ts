@@ -11,6 +11,8 @@ export interface LedgerItem {
 	itemIndex: number;
 	key: string;
 	allowResend: boolean;
+	/** Where a derived key's item stands (ledger.ts, places): found there, the item was sent before. */
+	place?: string;
 }
 
 /** The store's time per item that the window size aims at, in ms. */
@@ -29,6 +31,13 @@ export const RUN_SHARE = 20;
  * may report up to a window and Items per Batch more with an unknown outcome.
  */
 export const MAX_WINDOW = 1000;
+
+/**
+ * Queue mode: the most items marked sending together (never under Items per Batch). A worker that
+ * dies leaves at most this window's rows with an unknown outcome: its requests were leaving, and
+ * their accepted markers are written with the next window's marking (issue #64, point 4).
+ */
+export const SENDING_WINDOW = 50;
 
 /** Queue mode: the most items one claim covers. */
 export const CLAIM_CHUNK = 1000;
@@ -66,6 +75,7 @@ export function windows(ledger: Ledger, items: LedgerItem[], inFlight: number) {
 		MAX_WINDOW,
 		Math.max(inFlight, Math.ceil(items.length / RUN_SHARE)),
 	);
+	const sendingWindow = Math.max(inFlight, Math.min(SENDING_WINDOW, largestWindow));
 	/** Store calls one after another; the first failure fails every later reservation. */
 	let calls: Promise<unknown> = Promise.resolve();
 	let failure: { error: unknown } | undefined;
@@ -77,6 +87,13 @@ export function windows(ledger: Ledger, items: LedgerItem[], inFlight: number) {
 
 	const resendOf = (positions: number[]) =>
 		new Set(positions.filter((p) => items[p].allowResend).map((p) => items[p].key));
+	const placesOf = (positions: number[]) =>
+		new Map(
+			positions.flatMap((p) => {
+				const { key, place } = items[p];
+				return place === undefined ? [] : [[key, place] as const];
+			}),
+		);
 	/**
 	 * Reserves the keys at `positions` after every reservation before it; `ahead` (queue mode): the
 	 * next reservation starts once this one made its first store call, not once its claim held.
@@ -91,6 +108,7 @@ export function windows(ledger: Ledger, items: LedgerItem[], inFlight: number) {
 				positions.map((p) => items[p].key),
 				resendOf(positions),
 				written,
+				placesOf(positions),
 			);
 			callMs.push(Date.now() - callStart);
 			if (callMs.length > SLOW_CALLS) callMs.shift();
@@ -132,8 +150,8 @@ export function windows(ledger: Ledger, items: LedgerItem[], inFlight: number) {
 	const claimAhead = (position: number) => {
 		while (reservedUpTo < items.length && reservedUpTo < position + CHUNKS_AHEAD * CLAIM_CHUNK) {
 			const chunk = nextPositions(CLAIM_CHUNK);
-			for (let at = 0; at < chunk.length; at += largestWindow) {
-				const positions = chunk.slice(at, at + largestWindow);
+			for (let at = 0; at < chunk.length; at += sendingWindow) {
+				const positions = chunk.slice(at, at + sendingWindow);
 				const keys = positions.map((p) => items[p].key);
 				lastWindow = { positions, keys, before: lastWindow };
 				for (const p of positions) windowOf.set(p, lastWindow);

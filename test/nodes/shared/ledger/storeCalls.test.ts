@@ -4,6 +4,7 @@
  * one of n8n's pool connections twice). Printed as `store-calls[<case>]: …` lines; the counts
  * are asserted, so a change that adds calls shows here.
  */
+import { SENDING_WINDOW } from '../../../../nodes/shared/ledger/windows';
 import { freshEachTest, type Ledger, settled, StoreDouble } from '../../../helpers/n8n/storeDouble';
 
 const WAIT = 100;
@@ -53,8 +54,8 @@ describe.each([false, true])('queue mode %s', (queueMode) => {
 		const counts = byKind();
 		process.stdout.write(`store-calls[2,000 payouts, ${config}]: ${JSON.stringify(counts)}\n`);
 		// One process: a window of 10 per call (200) and the last accepted markers. Queue mode: two claims
-		// of 1,000 (a write and two checks each), a warm-up, a call per window of 100 (its sending markers,
-		// with the accepted markers so far), and the last accepted markers.
-		expect(counts).toEqual(queueMode ? { count: 1, record: 2 * 3 + 20 + 1 } : { record: 200 + 1 });
+		// of 1,000 (a write and two checks each), a warm-up, a call per sending window of 50 (its sending
+		// markers, with the accepted markers so far), and the last accepted markers.
+		expect(counts).toEqual(queueMode ? { count: 1, record: 2 * 3 + 2000 / SENDING_WINDOW + 1 } : { record: 200 + 1 });
 	});
 });

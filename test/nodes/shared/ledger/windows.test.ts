@@ -6,7 +6,7 @@
 import { spawnSync } from 'child_process';
 import path from 'path';
 
-import { CLAIM_CHUNK, MAX_WINDOW, RUN_SHARE, SLOW_CALL_MS, SLOW_CALLS, STORE_MS_PER_ITEM } from '../../../../nodes/shared/ledger/windows';
+import { CLAIM_CHUNK, MAX_WINDOW, RUN_SHARE, SENDING_WINDOW, SLOW_CALL_MS, SLOW_CALLS, STORE_MS_PER_ITEM } from '../../../../nodes/shared/ledger/windows';
 import { freshEachTest, isPending, type Ledger, settled, StoreDouble } from '../../../helpers/n8n/storeDouble';
 
 const WAIT = 100;
@@ -119,6 +119,21 @@ describe('window sizes', () => {
 		await sendFirst(ahead, 12);
 		expect(windowSizes()).toEqual([100]);
 		expect(markedSending()).toEqual([100 / RUN_SHARE, 100 / RUN_SHARE, 100 / RUN_SHARE]);
+	});
+
+	test(`queue mode: a large run's windows are marked sending ${SENDING_WINDOW} at a time (what a dead worker leaves unknown), or Items per Batch when more`, async () => {
+		const run = 2000; // a 20th of it is 100
+		expect(run / RUN_SHARE).toBeGreaterThan(SENDING_WINDOW);
+		const { ahead } = open(numbered(run), 10, true);
+		await sendFirst(ahead, 2 * SENDING_WINDOW + 1);
+		expect(markedSending()).toEqual([SENDING_WINDOW, SENDING_WINDOW, SENDING_WINDOW]);
+	});
+
+	test('queue mode: Items per Batch above the sending window marks that many at a time', async () => {
+		const inFlight = SENDING_WINDOW + 10;
+		const { ahead } = open(numbered(2000), inFlight, true);
+		await sendFirst(ahead, inFlight + 1);
+		expect(markedSending()).toEqual([inFlight, inFlight]);
 	});
 
 	test(`queue mode: chunks of ${CLAIM_CHUNK}, claimed two ahead of the item asking, their waits overlapping`, async () => {
