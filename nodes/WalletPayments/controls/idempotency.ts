@@ -1,6 +1,7 @@
 import { createHash } from 'crypto';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { placeValue } from '../../shared/ledger';
 import { InvalidInput, optionalText } from '../input/validation';
 
 export const REFERENCE_HINT =
@@ -105,6 +106,18 @@ export function derivedKey({ workflowId, nodeId, origin, itemIndex, request }: K
 }
 
 /**
+ * Where a derived key's item stands: workflow, node, what started the run, its position and the
+ * item it was given, not its request. A Retry gives the node the same items, so a row the
+ * execution it repeats sent is found by its place even when an edit since changed its request
+ * (issue #64, point 3; docs/ledger.md, "Places").
+ */
+export function placeOf({ workflowId, nodeId, origin, itemIndex }: KeyParts, input: IDataObject) {
+	return placeValue(
+		sha256(canonicalJson([workflowId, nodeId, origin, itemIndex, identity({ json: input })])),
+	);
+}
+
+/**
  * The key of a request that can be done only once (finalizing a payout or a quote) when the user
  * gives none: the endpoint and the ID it acts on, whatever run or position the item comes from.
  */
@@ -152,7 +165,7 @@ export const duplicateProtectionField: INodeProperties = {
 	placeholder: 'Add Option',
 	default: {},
 	description:
-		'Each item is sent at most once: n8n remembers its idempotency key, and a re-run (Retry, Retry On Fail, running the step again, a repeated event) outputs it as already submitted instead of sending it again',
+		'Each item is sent at most once: n8n remembers its idempotency key, and a re-run (Retry, Retry On Fail, running the step again, a repeated event) outputs it as already submitted instead of sending it again. n8n keeps these records per workflow and node: a node deleted and added again, copied, or imported in a new workflow starts with none.',
 	options: [
 		{
 			displayName: 'Allow Resend',

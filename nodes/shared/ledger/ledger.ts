@@ -14,6 +14,7 @@ import { type Forgotten, forgottenRun } from './forgotten';
 import { acceptedMarker, claimedMarker, claimToken, sendingMarker, type Verdict } from './states';
 import { noteSlowCall } from './slowCalls';
 import { noteEarlierRun } from './earlierRun';
+import { openPlaces } from './places';
 import { FRESH_CLAIM_WAITS, keepFromTakeover, takeOver, takeoverWaitMs } from './takeover';
 
 export interface Ledger {
@@ -21,11 +22,14 @@ export interface Ledger {
 	 * Records the keys (the items about to be sent); returns what each one is: new, or recorded
 	 * before with what its send saw. Keys in `resend` (Allow Resend) forget what they saw.
 	 * `written` is called once the first store call is made (queue mode: before the claim's wait).
+	 * `places` (key → place): a key found new whose place is recorded was sent by an earlier run
+	 * under a request edited since: its verdict is that place's.
 	 */
 	reserve(
 		keys: string[],
 		resend: ReadonlySet<string>,
 		written?: () => void,
+		places?: ReadonlyMap<string, string>,
 	): Promise<Map<string, Verdict>>;
 	/**
 	 * Queue mode: the last store call before these keys' requests leave, marking the ones this run
@@ -68,7 +72,19 @@ export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
 	/** Keys this run found accepted before: when they were sent. */
 	const sentDays = new Map<string, SentDay>();
 
-	const reserve = async (keys: string[], resend: ReadonlySet<string>, written?: () => void) => {
+	const places = openPlaces(store, kept, toRemove, release);
+	/** The key goes, with its place. */
+	const releaseKey = (key: string) => {
+		release(key);
+		places.release(key);
+	};
+
+	const reserve = async (
+		keys: string[],
+		resend: ReadonlySet<string>,
+		written?: () => void,
+		placeOfKey: ReadonlyMap<string, string> = new Map(),
+	) => {
 		const wait = await claimWait();
 		const claiming = wait !== undefined && keys.length > 0;
 		const token = claiming ? claimToken() : undefined;
@@ -80,13 +96,17 @@ export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
 			await removeNow();
 			const start = Date.now();
 			const found = await recordWith(
-				claiming ? [...keys, ...keys.map(claimedMarker)] : keys,
+				[
+					...(claiming ? [...keys, ...keys.map(claimedMarker)] : keys),
+					...places.of(keys, placeOfKey),
+				],
 				token,
 			);
 			callMs = Date.now() - start;
 			const verdicts = new Map<string, Verdict>(
 				keys.map((key) => [key, found.has(key) ? 'unknown' : 'new']),
 			);
+			await places.settle(keys, found, placeOfKey, resend, verdicts);
 			const again = keys.filter((key) => found.has(key));
 			const asked = again.filter((key) => !resend.has(key)).map(acceptedMarker);
 			// Queue mode: a key recorded before without its claimed marker (by one n8n process, or an
@@ -145,8 +165,10 @@ export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
 			const held = await store.confirm(token!, fresh, wait, callMs);
 			for (const key of held.theirs) verdicts.set(key, 'concurrent');
 			if (held.unresolved.length > 0) {
-				for (const key of [...held.ours, ...taken]) release(key);
+				for (const key of [...held.ours, ...taken]) releaseKey(key);
 				for (const key of held.unresolved) kept.delete(key);
+				// A place goes with its key: left alone, a Retry would take the key as sent.
+				for (const key of held.unresolved) places.release(key);
 				throw new ClaimNotHeld(
 					`n8n could not make sure that no other run records these items at the same moment: ${held.why ?? 'unknown'}`,
 				);
@@ -179,9 +201,14 @@ export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
 			);
 			return new Set(kept?.theirs);
 		},
-		accepted: book.accepted,
+		accepted: (key, when) => {
+			book.accepted(key, when);
+			const place = places.placeOf(key);
+			// No day for a place: its key's day value says when.
+			if (place !== undefined) book.accepted(place, 'earlier');
+		},
 		sentDay: (key) => sentDays.get(key),
-		release,
+		release: releaseKey,
 		claimWait,
 		flush: book.flush,
 		verify: async () => {

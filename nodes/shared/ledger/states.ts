@@ -52,3 +52,8 @@ export const QUEUE_RECORDS_PER_ITEM = 5;
 export const MAX_RUN_ITEMS = Math.floor(KEYS_REMEMBERED / (2 * RECORDS_PER_ITEM));
 /** The same with claims (queue mode): more records per item, fewer items. */
 export const MAX_QUEUE_RUN_ITEMS = Math.floor(KEYS_REMEMBERED / (2 * QUEUE_RECORDS_PER_ITEM));
+/** Records more per item whose key is derived: its place, and its place's accepted marker. */
+export const PLACE_RECORDS_PER_ITEM = 2;
+
+/** Where a derived key's item stands, from its hash (controls/idempotency.ts placeOf). */
+export const placeValue = (hash: string) => `n8n-place:${hash}`;

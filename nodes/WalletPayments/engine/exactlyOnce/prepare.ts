@@ -17,6 +17,7 @@ import {
 	doneOnceKey,
 	optionalKey,
 	periodKey,
+	placeOf,
 	referenceFromKey,
 	resendChain,
 	resendKeysOf,
@@ -121,13 +122,14 @@ export async function prepareItem(
 	// A reference made from a derived key is left out of what an approval covers (it changes with
 	// what started the run); one the user gave is part of the request.
 	const bodyBefore = request.body;
-	const rowKey =
+	const parts = { workflowId, nodeId, origin, itemIndex, request: request.body };
+	const madeKey =
 		userKey ??
 		givenReference ??
 		(request.doneOnceFor === undefined
 			? undefined
-			: doneOnceKey(request.endpoint, request.doneOnceFor)) ??
-		derivedKey({ workflowId, nodeId, origin, itemIndex, request: request.body });
+			: doneOnceKey(request.endpoint, request.doneOnceFor));
+	const rowKey = madeKey ?? derivedKey(parts);
 	const sendKey = await resendKey(
 		context,
 		resendChain(rowKey, resendKeysOf(protection.resendKeys)),
@@ -142,10 +144,16 @@ export async function prepareItem(
 		key: userKey ?? null,
 		body: givenReference === undefined ? bodyBefore : request.body,
 	};
+	// Only a derived key changes with an edit of the request; a resend or a renewal is sent anew.
+	const place =
+		madeKey === undefined && key === rowKey
+			? placeOf(parts, context.getInputData()[itemIndex]?.json ?? {})
+			: undefined;
 	return {
 		itemIndex,
 		request,
 		key,
+		...(place === undefined ? {} : { place }),
 		reference,
 		...(sendKey === rowKey ? {} : { resendOf: rowKey }),
 		...(key === sendKey ? {} : { renewalOf: sendKey }),

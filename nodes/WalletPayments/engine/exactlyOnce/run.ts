@@ -4,8 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import {
 	type Forgotten,
 	KEYS_REMEMBERED,
-	MAX_QUEUE_RUN_ITEMS,
-	MAX_RUN_ITEMS,
+	PLACE_RECORDS_PER_ITEM,
 	QUEUE_RECORDS_PER_ITEM,
 	RECORDS_PER_ITEM,
 	openLedger,
@@ -70,12 +69,15 @@ export function ledgerRun(
 	origin: string,
 	inFlight: number,
 ) {
-	if (items.length > MAX_RUN_ITEMS) {
+	// Items with a place (a derived key) keep two records more each: a run may send fewer.
+	const extra = items.some((item) => item.place !== undefined) ? PLACE_RECORDS_PER_ITEM : 0;
+	const limit = (perItem: number) => Math.floor(KEYS_REMEMBERED / (2 * (perItem + extra)));
+	if (items.length > limit(RECORDS_PER_ITEM)) {
 		throw new NodeOperationError(
 			context.getNode(),
-			`Nothing was sent: ${items.length} items are more than one run of this node may send (${MAX_RUN_ITEMS})`,
+			`Nothing was sent: ${items.length} items are more than one run of this node may send (${limit(RECORDS_PER_ITEM)})`,
 			{
-				description: `The node remembers ${Math.floor(KEYS_REMEMBERED / RECORDS_PER_ITEM)} items so that no re-run sends one twice; one run may use half of that. Split the items over several runs (e.g. with a Loop Over Items node).`,
+				description: `The node remembers ${Math.floor(KEYS_REMEMBERED / (RECORDS_PER_ITEM + extra))} items so that no re-run sends one twice; one run may use half of that. Split the items over several runs (e.g. with a Loop Over Items node).`,
 			},
 		);
 	}
@@ -95,12 +97,13 @@ export function ledgerRun(
 	};
 	/** Claims keep more records per item (states.ts): a run may send fewer items. */
 	const checkQueueSize = async () => {
-		if (items.length > MAX_QUEUE_RUN_ITEMS && (await ledger.claimWait()) !== undefined) {
+		const most = limit(QUEUE_RECORDS_PER_ITEM);
+		if (items.length > most && (await ledger.claimWait()) !== undefined) {
 			throw new NodeOperationError(
 				context.getNode(),
-				`Nothing was sent: ${items.length} items are more than one run of this node may send while its records are claims across n8n processes (${MAX_QUEUE_RUN_ITEMS})`,
+				`Nothing was sent: ${items.length} items are more than one run of this node may send while its records are claims across n8n processes (${most})`,
 				{
-					description: `With claims (the credential's n8n Runs As, unless One Process Only) the node remembers ${KEYS_REMEMBERED / QUEUE_RECORDS_PER_ITEM} items so that no re-run sends one twice; one run may use half of that. Split the items over several runs (e.g. with a Loop Over Items node).`,
+					description: `With claims (the credential's n8n Runs As, unless One Process Only) the node remembers ${Math.floor(KEYS_REMEMBERED / (QUEUE_RECORDS_PER_ITEM + extra))} items so that no re-run sends one twice; one run may use half of that. Split the items over several runs (e.g. with a Loop Over Items node).`,
 				},
 			);
 		}

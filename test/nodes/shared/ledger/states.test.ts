@@ -98,10 +98,16 @@ describe.each(['payout-one-process', 'payout-queue-mode', 'swap-finalize-one-pro
 		const isToken = (value: string) => value.startsWith('n8n-claim:');
 		// Added since 0.1.0: the day each key was accepted on, and the node's days (days.ts).
 		const isDay = (value: string) => /@\d{4}-\d{2}-\d{2}$/.test(value) || value.startsWith('n8n-day:');
+		// Added since 0.1.0: each derived key's place and its accepted marker (ledger.ts, places).
+		const isPlace = (value: string) => value.startsWith('n8n-place:');
 		const now = comparable(processedValues(s.workflowId, s.nodeId));
 		const then = comparable(rowOf(s));
-		expect(now.filter((value) => !isToken(value) && !isDay(value))).toEqual(then.filter((value) => !isToken(value)));
-		const accepted = now.filter((value) => value.endsWith('#accepted')).map((value) => value.slice(0, -'#accepted'.length));
+		expect(now.filter((value) => !isToken(value) && !isDay(value) && !isPlace(value))).toEqual(then.filter((value) => !isToken(value)));
+		const derived = then.filter((value) => /^n8n:[0-9a-f]{64}$/.test(value));
+		expect(now.filter((value) => isPlace(value) && !value.endsWith('#accepted'))).toHaveLength(derived.length);
+		expect(now.filter((value) => isPlace(value) && value.endsWith('#accepted'))).toHaveLength(derived.filter((key) => then.includes(`${key}#accepted`)).length);
+		// A place's accepted marker has no day of its own: its key's day says when.
+		const accepted = now.filter((value) => value.endsWith('#accepted') && !isPlace(value)).map((value) => value.slice(0, -'#accepted'.length));
 		const days = now.filter(isDay);
 		expect(days.filter((value) => !value.startsWith('n8n-day:')).map((value) => value.slice(0, -'@YYYY-MM-DD'.length)).sort()).toEqual(accepted.sort());
 		expect(days.filter((value) => value.startsWith('n8n-day:'))).toHaveLength(accepted.length > 0 ? 1 : 0);

@@ -250,13 +250,23 @@ describe('queue mode (the credential says several n8n processes share the store)
 	});
 
 	test('a run larger than a queue-mode run may be (five records per item) is refused before anything is sent; in one process (three) the limit is higher', async () => {
-		const FIXED: INodeParameters = { ...PAYOUT, amount: 1000, description: 'payroll', beneficiaryId: { __rl: true, mode: 'id', value: beneficiaryId } };
+		const FIXED: INodeParameters = { ...PAYOUT, amount: 1000, description: 'payroll', beneficiaryId: { __rl: true, mode: 'id', value: beneficiaryId }, duplicateProtection: { idempotencyKey: '={{ "row-" + $itemIndex }}' } };
 		const result = await fixture.run(FIXED, { items: Array.from({ length: MAX_QUEUE_RUN_ITEMS + 1 }, () => ({})), trigger: TRIGGER, credentials: QUEUE });
 		expect(result.error?.message).toBe(`Nothing was sent: ${MAX_QUEUE_RUN_ITEMS + 1} items are more than one run of this node may send while its records are claims across n8n processes (${MAX_QUEUE_RUN_ITEMS})`);
 		// Half of what the store remembers: 620,000 records, 3 per item in one process, 5 with claims.
 		expect([MAX_RUN_ITEMS, MAX_QUEUE_RUN_ITEMS]).toEqual([103_333, 62_000]);
 		const oneProcess = await fixture.run(FIXED, { items: Array.from({ length: MAX_RUN_ITEMS + 1 }, () => ({})), trigger: TRIGGER });
 		expect(oneProcess.error?.message).toBe(`Nothing was sent: ${MAX_RUN_ITEMS + 1} items are more than one run of this node may send (${MAX_RUN_ITEMS})`);
+		expect(fixture.apiRequests()).toHaveLength(0);
+	});
+
+	test('derived keys keep two records more per item (their places): 5 in one process, 7 with claims', async () => {
+		const DERIVED: INodeParameters = { ...PAYOUT, amount: 1000, description: 'payroll', beneficiaryId: { __rl: true, mode: 'id', value: beneficiaryId } };
+		const [oneProcessMost, queueMost] = [Math.floor(620_000 / 10), Math.floor(620_000 / 14)];
+		const queue = await fixture.run(DERIVED, { items: Array.from({ length: queueMost + 1 }, () => ({})), trigger: TRIGGER, credentials: QUEUE });
+		expect(queue.error?.message).toBe(`Nothing was sent: ${queueMost + 1} items are more than one run of this node may send while its records are claims across n8n processes (${queueMost})`);
+		const oneProcess = await fixture.run(DERIVED, { items: Array.from({ length: oneProcessMost + 1 }, () => ({})), trigger: TRIGGER });
+		expect(oneProcess.error?.message).toBe(`Nothing was sent: ${oneProcessMost + 1} items are more than one run of this node may send (${oneProcessMost})`);
 		expect(fixture.apiRequests()).toHaveLength(0);
 	});
 
