@@ -24,3 +24,4 @@ export { type LedgerItem, windows } from './windows';
 export { type SentDay } from './days';
 export { type Forgotten } from './forgotten';
 export { peekKeys, type Seen } from './peek';
+export { notePaidPeriods, type PeriodItem, unseenRowsOfPaidPeriod } from './periods';

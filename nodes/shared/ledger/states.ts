@@ -55,5 +55,9 @@ export const MAX_QUEUE_RUN_ITEMS = Math.floor(KEYS_REMEMBERED / (2 * QUEUE_RECOR
 /** Records more per item whose key is derived: its place, and its place's accepted marker. */
 export const PLACE_RECORDS_PER_ITEM = 2;
 
+/** That the node (by its ID, and by its name) paid rows in a Period: in the workflow's row (periods.ts). */
+export const periodById = (nodeId: string, period: string) => `n8n-period:${nodeId}:${period}`;
+export const periodByName = (name: string, period: string) => `n8n-period-name:${name}:${period}`;
+
 /** Where a derived key's item stands, from its hash (controls/idempotency.ts placeOf). */
 export const placeValue = (hash: string) => `n8n-place:${hash}`;

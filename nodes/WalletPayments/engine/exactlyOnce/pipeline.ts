@@ -21,7 +21,7 @@ import { type GuardedOperation, moneyOf, prepareItem, type PreparedItem } from '
 import { noteChangingKey } from '../../controls/changingKey';
 import { noteRepeats } from '../../controls/repeats';
 import { guardedOutput } from './output';
-import { ledgerRun } from './run';
+import { ledgerRun, notePeriods, periodRefusal } from './run';
 
 export async function runGuarded(
 	context: IExecuteFunctions,
@@ -47,7 +47,8 @@ export async function runGuarded(
 	const items = indexes.filter((itemIndex) => prepared.get(itemIndex)!.ok).map(preparedItem);
 	// 2. Payment controls: the credential's limits, then the approval.
 	const refusal = await limitsRefusal(context, moneyOf(items));
-	const refused = refusal ?? approvalRefusal(context, items, approval);
+	const refused =
+		refusal ?? approvalRefusal(context, items, approval) ?? (await periodRefusal(context, items));
 	if (refused) return refuseAll(context, indexes, prepared, refused);
 	// 3. Record and send, each item at most once.
 	const batching = items.length > 0 ? batchingOf(context) : undefined;
@@ -58,6 +59,7 @@ export async function runGuarded(
 		? await recordAndSendAll(context, items, origin, batching, goesOn)
 		: new Map<number, ItemResult<IDataObject>>();
 	noteRepeats(context, [...sent.values()]);
+	await notePeriods(context, items, (itemIndex) => sent.get(itemIndex)?.ok === true);
 	// 4. Settle: Wait for Final Status. 5. Output, in item order.
 	const waitOf = (itemIndex: number) => preparedItem(itemIndex).request.waitForFinal;
 	const settled = await settleSent(context, sent, waitOf, batching);

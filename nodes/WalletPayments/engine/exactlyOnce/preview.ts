@@ -29,6 +29,7 @@ import { savedPayeesOf } from '../../controls/payeeCheck';
 import { majorText } from '../../input/units';
 import { type GuardedOperation, moneyOf, prepareItem, type PreparedItem } from './prepare';
 import { sentFields, sentText } from './send';
+import { periodRefusal } from './run';
 
 const fingerprintOfItems = (items: PreparedItem[]) => fingerprintOf(items.map((i) => i.approved));
 
@@ -138,7 +139,8 @@ export async function previewRun(
 	const items = indexes
 		.map((itemIndex) => prepared.get(itemIndex)!)
 		.filter((p): p is PreparedItem => typeof p !== 'string');
-	const refusal = await limitsRefusal(context, moneyOf(items));
+	const refusal =
+		(await limitsRefusal(context, moneyOf(items))) ?? (await periodRefusal(context, items));
 	const { seen, sent } = refusal
 		? { seen: new Map<string, Seen>(), sent: new Map<string, SentDay>() }
 		: await peekKeys(

@@ -4,12 +4,14 @@ import { NodeOperationError } from 'n8n-workflow';
 import {
 	type Forgotten,
 	KEYS_REMEMBERED,
+	notePaidPeriods,
 	PLACE_RECORDS_PER_ITEM,
 	QUEUE_RECORDS_PER_ITEM,
 	RECORDS_PER_ITEM,
 	openLedger,
 	RecordsLost,
 	runMark,
+	unseenRowsOfPaidPeriod,
 	type Verdict,
 	windows,
 } from '../../../shared/ledger';
@@ -54,6 +56,47 @@ function forgottenRefusal(
 			description:
 				'n8n keeps a node’s most recent records only. Check each item (Transaction → Get, or the provider’s dashboard). To send them anyway, turn on Duplicate Protection → Allow Resend, Retry with the saved workflow once, then turn it off again.',
 		},
+	);
+}
+
+/** The row's own key: the one a resend or a renewal was made from. */
+const rowKeyOf = (item: PreparedItem) => item.resendOf ?? item.renewalOf ?? item.key;
+
+/**
+ * A run of a Period this node paid rows in before, none of whose rows it finds sent, is refused
+ * before anything is sent (shared/ledger/periods.ts); Allow Resend sends them.
+ */
+export async function periodRefusal(
+	context: IExecuteFunctions,
+	items: PreparedItem[],
+): Promise<NodeOperationError | undefined> {
+	const withPeriod = items.flatMap((item) =>
+		item.period === undefined || item.allowResend
+			? []
+			: [{ itemIndex: item.itemIndex, rowKey: rowKeyOf(item), period: item.period }],
+	);
+	const unseen = await unseenRowsOfPaidPeriod(context, withPeriod);
+	if (unseen === undefined) return undefined;
+	return new NodeOperationError(
+		context.getNode(),
+		`Nothing was sent: this node paid rows in period ${unseen.period} before, but none of items ${itemRanges(unseen.itemIndexes)}`,
+		{
+			description:
+				'Either they are new rows (paid off-cycle), their Row ID changed, this node replaced the one that paid them (n8n keeps records per node), or n8n’s store no longer keeps that period’s records. Check the period’s payouts in the service (Transaction → Get, or its dashboard). To send them, turn on Duplicate Protection → Allow Resend for one run, then off again.',
+		},
+	);
+}
+
+/** Notes the Periods of the items that came out sent or already submitted (periods.ts). */
+export async function notePeriods(
+	context: IExecuteFunctions,
+	items: PreparedItem[],
+	done: (itemIndex: number) => boolean,
+) {
+	const periods = items.filter((item) => item.period !== undefined && done(item.itemIndex));
+	await notePaidPeriods(
+		context,
+		periods.map((item) => item.period!),
 	);
 }
 
