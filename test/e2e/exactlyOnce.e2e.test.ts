@@ -44,7 +44,7 @@ const INITIATE = PAYOUTS.find((op) => op.operation === 'initiate')!;
 /** test.each rows: the label (for the title) and the operation. */
 const each = (ops: MoneyOperation[]) => ops.map((op) => [op.label, op] as [string, MoneyOperation]);
 
-type Scenario = 'Retry' | 'OnFail' | 'Before' | 'Cof' | 'Event' | 'Editor' | 'Pinned' | 'Forgot';
+type Scenario = 'Retry' | 'OnFail' | 'Before' | 'Cof' | 'Event' | 'Editor' | 'Pinned' | 'Forgot' | 'Edited' | 'Period';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -214,6 +214,10 @@ describeE2E('exactly-once money movement in n8n (`n8n start`, REST retries, manu
 	// Payout → Initiate, once, for a Retry after the store dropped its run's records (its own workflow:
 	// the Retry scenario's are fixed by the user as it ends).
 	viaWebhook('Forgot', INITIATE, 'unique', payNode(INITIATE));
+	// Payout → Initiate, once, for a Retry with the saved workflow after the Pay node was edited.
+	viaWebhook('Edited', INITIATE, 'unique', payNode(INITIATE));
+	// Payout → Initiate with Row ID and Period, once, for a node replaced by one of the same name.
+	viaWebhook('Period', INITIATE, 'unique', payNode(INITIATE, { parameters: { duplicateProtection: { rowId: '={{ $json.invoice }}', period: '2026-11' } } }));
 	// Payout → Initiate in the editor, once (with the service as the last mode left it).
 	workflows.push(editorWorkflow(workflowId('Editor', INITIATE), INITIATE));
 	// The same with both triggers' output pinned too (n8n 1.x names no trigger: issue #32).
@@ -375,6 +379,51 @@ describeE2E('exactly-once money movement in n8n (`n8n start`, REST retries, manu
 		);
 		lines.push(`exactly-once[retry after the store dropped the run's records: ${named(op, mode)}]: ${counts(op, rows).reduce((sum, n) => sum + n, 0)} sent for 2 intended (the Retry refused)`);
 		expect(counts(op, rows)).toEqual([1, 1, 0]);
+	});
+
+	test('Payout → Initiate: item 3 refused, then the Pay node edited (its description, and item 3 fixed), Retry with the saved workflow: items 1–2 not paid again', async () => {
+		const [op, mode] = [INITIATE, 'unique' as const];
+		stack!.sandbox.configure({ references: mode });
+		const id = workflowId('Edited', op, mode);
+		const rows = await threeRows(op);
+		expect(await postRows('Edited', op, mode, { rows: withBadRow3(op, rows) })).toBe(200);
+		const [failed] = await waitForExecutions(id, 1);
+		expect([failed.status, counts(op, rows)]).toEqual(['error', [1, 1, 0]]);
+		// The user edits the node: every request's description changes (so does every derived key),
+		// and item 3's bad value is mapped to the right one.
+		const workflow = workflows.find((w) => w.id === id)!;
+		const edited = { ...fixedParameters(op, rows[2][op.field]), description: 'Payroll, December' };
+		const nodes = workflow.nodes.map((n) => (n.name === 'Pay' ? { ...n, parameters: { ...(n.parameters as Record<string, unknown>), ...edited } } : n));
+		const put = await stack!.n8n.publicApi('PUT', `/workflows/${id}`, { name: workflow.name, nodes, connections: workflow.connections, settings: workflow.settings ?? {} });
+		expect(put.status).toBe(200);
+		const done = await retry(failed.id, true);
+		expect(done.status).toBe('success');
+		const out = payOutput(await finished(done.id));
+		expect(out.map((json) => [json.alreadySubmitted ?? false, json.outcome ?? 'sent'])).toEqual([[true, 'accepted'], [true, 'accepted'], [false, 'sent']]);
+		expect(stack!.sandbox.requests.filter((r) => r.method === 'POST' && r.path === op.path).at(-1)?.body).toMatchObject({ description: 'Payroll, December' });
+		expectPerRow(`retry with the saved workflow after the node was edited: ${named(op, mode)}`, op, rows);
+	});
+
+	test('Payout → Initiate with Row ID and Period: the Pay node replaced by a new one of the same name (its records gone), the same rows again: refused, nobody paid twice', async () => {
+		const [op, mode] = [INITIATE, 'unique' as const];
+		stack!.sandbox.configure({ references: mode });
+		const id = workflowId('Period', op, mode);
+		const rows = await threeRows(op);
+		expect(await postRows('Period', op, mode, { rows })).toBe(200);
+		const [first] = await waitForExecutions(id, 1);
+		expect([first.status, counts(op, rows)]).toEqual(['success', [1, 1, 1]]);
+		// The user deletes the Pay node and adds a new one, named as the old one was: a new node ID.
+		const workflow = workflows.find((w) => w.id === id)!;
+		const nodes = workflow.nodes.map((n) => (n.name === 'Pay' ? { ...n, id: randomUUID() } : n));
+		const put = await stack!.n8n.publicApi('PUT', `/workflows/${id}`, { name: workflow.name, nodes, connections: workflow.connections, settings: workflow.settings ?? {} });
+		expect(put.status).toBe(200);
+		await stack!.n8n.publishNow(id);
+		await stack!.n8n.waitForWebhook(webhookPath('Period', op, mode));
+		expect(await postRows('Period', op, mode, { rows })).toBe(200);
+		const [, again] = await waitForExecutions(id, 2);
+		expect(again.status).toBe('error');
+		expect(payRun(again)?.error?.message).toBe('Nothing was sent: this node paid rows in period 2026-11 before, but none of items 0–2');
+		expectPerRow(`the same period again after the node was replaced: ${named(op, mode)}`, op, rows);
 	});
 
 	describe('in the editor: pinned rows, Execute workflow twice, Execute step, and two schedule runs', () => {

@@ -24,4 +24,10 @@ export { type LedgerItem, windows } from './windows';
 export { type SentDay } from './days';
 export { type Forgotten } from './forgotten';
 export { peekKeys, type Seen } from './peek';
-export { notePaidPeriods, type PeriodItem, unseenRowsOfPaidPeriod } from './periods';
+export {
+	anchorPeriods,
+	checkPeriods,
+	notePaidPeriods,
+	type PeriodItem,
+	type PeriodRefusal,
+} from './periods';

@@ -1,80 +1,126 @@
 /**
  * The periods a node paid rows in (issue #64, points 1 and 3), kept in the workflow's own row of
  * n8n's store (scope 'workflow'), apart from the node's records: a few values a year, which the
- * node's row (trimmed by count) would drop after enough nights, and which a node that replaced
- * this one under the same name still finds. A run of a period the node paid before in which it
- * finds none of its rows was sent is refused before sending: its rows are new, their Row ID
- * changed, the node is not the one that paid them, or the records of that period are gone.
+ * node's row (trimmed by count) would drop after enough nights. Two runs are refused before they
+ * send anything: one of a period that a node of this name paid and this one (another ID: it
+ * replaced that node) finds none of its rows sent; and one of a period whose oldest records this
+ * node's row dropped (its anchor, written before them, is gone), for the rows it finds new.
  * docs/ledger.md, "Periods".
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { daysOfNode } from './days';
 import { peekKeys } from './peek';
-import { periodById, periodByName } from './states';
+import { KEYS_REMEMBERED, periodAnchor, periodById, periodByName } from './states';
+import { openStore } from './store';
 
 /** The most values the workflow's row keeps (n8n trims it by count, as every row). */
 const PERIODS_KEPT = 10_000;
 const options = { mode: 'entries', maxEntries: PERIODS_KEPT } as const;
 
-/** A period's values: by the node's ID (kept through a rename) and by its name (a replacement). */
-function periodValues(context: IExecuteFunctions, period: string): string[] {
-	const node = context.getNode();
-	return [periodById(node.id, period), periodByName(node.name, period)];
-}
-
-/** An item as this check sees it: its place in the input, its row's key and its Period. */
+/** An item as this check sees it: its place in the input, its row's key, its Period, Allow Resend. */
 export interface PeriodItem {
 	itemIndex: number;
 	rowKey: string;
 	period: string;
+	allowResend: boolean;
 }
 
-/** The periods among `periods` this node paid rows in: asked, the values not there removed. */
-async function paidPeriods(context: IExecuteFunctions, periods: string[]): Promise<Set<string>> {
+/** A run refused: why, the period, its rows, and the oldest day the node's row keeps. */
+export interface PeriodRefusal {
+	cause: 'replaced' | 'dropped';
+	period: string;
+	itemIndexes: number[];
+	keptSince?: string;
+}
+
+/** Which of `periods` this node (by its ID) and a node of its name noted: asked, nothing left. */
+async function notedPeriods(context: IExecuteFunctions, periods: string[]) {
 	const { checkProcessedAndRecord, removeProcessed } = context.helpers;
-	const values = periods.flatMap((period) => periodValues(context, period));
+	const { id, name } = context.getNode();
+	const values = periods.flatMap((p) => [periodById(id, p), periodByName(name, p)]);
 	const answer = await checkProcessedAndRecord.call(context.helpers, values, 'workflow', options);
 	const found = new Set(answer.processed.map(String));
 	const absent = values.filter((value) => !found.has(value));
 	if (absent.length > 0) await removeProcessed.call(context.helpers, absent, 'workflow', options);
-	return new Set(periods.filter((p) => periodValues(context, p).some((v) => found.has(v))));
+	return {
+		byId: new Set(periods.filter((p) => found.has(periodById(id, p)))),
+		byName: new Set(periods.filter((p) => found.has(periodByName(name, p)))),
+	};
 }
 
 /**
- * The first period this node paid rows in before, of which it finds none of these rows sent,
- * with those rows. Undefined when there is none, or the workflow's row cannot be read (the
- * node's own records still hold: this check adds to them).
+ * Checks a run's rows against the periods noted. Returns the refusal, if any, and the periods
+ * this node has not noted (their anchors go into its row before their first records: anchor()).
+ * The workflow's row unreadable: no refusal (the node's own records still hold).
  */
-export async function unseenRowsOfPaidPeriod(
-	context: IExecuteFunctions,
-	items: PeriodItem[],
-): Promise<{ period: string; itemIndexes: number[] } | undefined> {
-	if (items.length === 0) return undefined;
+export async function checkPeriods(context: IExecuteFunctions, items: PeriodItem[]) {
+	// Rows sent on purpose (Allow Resend) are not checked; their period is anchored all the same.
 	const byPeriod = new Map<string, PeriodItem[]>();
-	for (const item of items) byPeriod.set(item.period, [...(byPeriod.get(item.period) ?? []), item]);
-	let paid: Set<string>;
+	for (const item of items.filter((i) => !i.allowResend))
+		byPeriod.set(item.period, [...(byPeriod.get(item.period) ?? []), item]);
+	const periods = [...new Set(items.map((item) => item.period))];
+	if (periods.length === 0) return { fresh: [] as string[] };
+	let noted: Awaited<ReturnType<typeof notedPeriods>>;
 	try {
-		paid = await paidPeriods(context, [...byPeriod.keys()]);
+		noted = await notedPeriods(context, periods);
 	} catch (error) {
 		context.logger?.warn(`wallet-payments: the node's periods could not be read: ${String(error)}`);
-		return undefined;
+		return { fresh: [] as string[] };
 	}
-	for (const period of paid) {
-		const rows = byPeriod.get(period)!;
+	const fresh = periods.filter((p) => !noted.byId.has(p));
+	const newRows = async (period: string) => {
+		const rows = byPeriod.get(period) ?? [];
 		const { seen } = await peekKeys(
 			context,
 			rows.map((row) => row.rowKey),
 		);
-		if ([...seen.values()].every((found) => found === 'new'))
-			return { period, itemIndexes: rows.map((row) => row.itemIndex) };
+		return rows.filter((row) => seen.get(row.rowKey) === 'new').map((row) => row.itemIndex);
+	};
+	for (const period of fresh.filter((p) => noted.byName.has(p))) {
+		const unseen = await newRows(period);
+		if (unseen.length > 0 && unseen.length === byPeriod.get(period)!.length)
+			return {
+				fresh,
+				refusal: { cause: 'replaced', period, itemIndexes: unseen } as PeriodRefusal,
+			};
 	}
-	return undefined;
+	const store = openStore(context, KEYS_REMEMBERED);
+	const anchors = periods.filter((p) => noted.byId.has(p)).map(periodAnchor);
+	const kept =
+		anchors.length > 0 ? await store.atomically(async () => await store.ask(anchors)) : new Set();
+	for (const period of periods.filter((p) => noted.byId.has(p) && !kept.has(periodAnchor(p)))) {
+		const unseen = await newRows(period);
+		if (unseen.length === 0) continue;
+		const keptSince = (await store.atomically(async () => await daysOfNode(store))).at(-1);
+		return {
+			fresh,
+			refusal: { cause: 'dropped', period, itemIndexes: unseen, keptSince } as PeriodRefusal,
+		};
+	}
+	return { fresh };
 }
 
-/** Writes that this node paid rows in these periods. A failure is logged: the run's rows were sent. */
+/** Writes the anchors of periods this node has not noted, before their first records. */
+export async function anchorPeriods(context: IExecuteFunctions, periods: string[]) {
+	if (periods.length === 0) return;
+	try {
+		const store = openStore(context, KEYS_REMEMBERED);
+		await store.atomically(async () => await store.record(periods.map(periodAnchor)));
+	} catch (error) {
+		// The run's own records fail the same way, item by item; without its anchor a period is
+		// only not checked for dropped records later.
+		context.logger?.warn(
+			`wallet-payments: a period's anchor could not be written: ${String(error)}`,
+		);
+	}
+}
+
+/** Notes that this node paid rows in these periods. A failure is logged: the rows were sent. */
 export async function notePaidPeriods(context: IExecuteFunctions, periods: string[]) {
 	if (periods.length === 0) return;
-	const values = [...new Set(periods)].flatMap((period) => periodValues(context, period));
+	const { id, name } = context.getNode();
+	const values = [...new Set(periods)].flatMap((p) => [periodById(id, p), periodByName(name, p)]);
 	try {
 		await context.helpers.checkProcessedAndRecord.call(
 			context.helpers,

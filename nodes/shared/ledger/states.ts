@@ -58,6 +58,8 @@ export const PLACE_RECORDS_PER_ITEM = 2;
 /** That the node (by its ID, and by its name) paid rows in a Period: in the workflow's row (periods.ts). */
 export const periodById = (nodeId: string, period: string) => `n8n-period:${nodeId}:${period}`;
 export const periodByName = (name: string, period: string) => `n8n-period-name:${name}:${period}`;
+/** In the node's row, before a Period's first records: while it is there, none of them was dropped. */
+export const periodAnchor = (period: string) => `n8n-period-start:${period}`;
 
 /** Where a derived key's item stands, from its hash (controls/idempotency.ts placeOf). */
 export const placeValue = (hash: string) => `n8n-place:${hash}`;

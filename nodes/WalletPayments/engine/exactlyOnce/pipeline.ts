@@ -21,7 +21,8 @@ import { type GuardedOperation, moneyOf, prepareItem, type PreparedItem } from '
 import { noteChangingKey } from '../../controls/changingKey';
 import { noteRepeats } from '../../controls/repeats';
 import { guardedOutput } from './output';
-import { ledgerRun, notePeriods, periodRefusal } from './run';
+import { ledgerRun, notePeriods, periodCheck } from './run';
+import { anchorPeriods } from '../../../shared/ledger';
 
 export async function runGuarded(
 	context: IExecuteFunctions,
@@ -46,11 +47,14 @@ export async function runGuarded(
 		(prepared.get(itemIndex) as { ok: true; value: PreparedItem }).value;
 	const items = indexes.filter((itemIndex) => prepared.get(itemIndex)!.ok).map(preparedItem);
 	// 2. Payment controls: the credential's limits, then the approval.
-	const refusal = await limitsRefusal(context, moneyOf(items));
-	const refused =
-		refusal ?? approvalRefusal(context, items, approval) ?? (await periodRefusal(context, items));
+	const refusal =
+		(await limitsRefusal(context, moneyOf(items))) ?? approvalRefusal(context, items, approval);
+	// 3. A Period paid before whose records this node cannot show (run.ts periodCheck).
+	const periods = refusal ? undefined : await periodCheck(context, items);
+	const refused = refusal ?? periods?.refusal;
 	if (refused) return refuseAll(context, indexes, prepared, refused);
-	// 3. Record and send, each item at most once.
+	await anchorPeriods(context, periods?.fresh ?? []);
+	// 4. Record and send, each item at most once.
 	const batching = items.length > 0 ? batchingOf(context) : undefined;
 	// An approved run pays every row it can: one the service declines comes out failed, with the
 	// service's reason, and the others are sent (docs/payment-controls.md).
@@ -60,7 +64,7 @@ export async function runGuarded(
 		: new Map<number, ItemResult<IDataObject>>();
 	noteRepeats(context, [...sent.values()]);
 	await notePeriods(context, items, (itemIndex) => sent.get(itemIndex)?.ok === true);
-	// 4. Settle: Wait for Final Status. 5. Output, in item order.
+	// 5. Settle: Wait for Final Status. 6. Output, in item order.
 	const waitOf = (itemIndex: number) => preparedItem(itemIndex).request.waitForFinal;
 	const settled = await settleSent(context, sent, waitOf, batching);
 	return guardedOutput(context, indexes, { prepared, sent, settled });

@@ -29,7 +29,7 @@ import { savedPayeesOf } from '../../controls/payeeCheck';
 import { majorText } from '../../input/units';
 import { type GuardedOperation, moneyOf, prepareItem, type PreparedItem } from './prepare';
 import { sentFields, sentText } from './send';
-import { periodRefusal } from './run';
+import { periodCheck } from './run';
 
 const fingerprintOfItems = (items: PreparedItem[]) => fingerprintOf(items.map((i) => i.approved));
 
@@ -140,7 +140,7 @@ export async function previewRun(
 		.map((itemIndex) => prepared.get(itemIndex)!)
 		.filter((p): p is PreparedItem => typeof p !== 'string');
 	const refusal =
-		(await limitsRefusal(context, moneyOf(items))) ?? (await periodRefusal(context, items));
+		(await limitsRefusal(context, moneyOf(items))) ?? (await periodCheck(context, items)).refusal;
 	const { seen, sent } = refusal
 		? { seen: new Map<string, Seen>(), sent: new Map<string, SentDay>() }
 		: await peekKeys(

@@ -11,7 +11,8 @@ import {
 	openLedger,
 	RecordsLost,
 	runMark,
-	unseenRowsOfPaidPeriod,
+	checkPeriods,
+	type PeriodRefusal,
 	type Verdict,
 	windows,
 } from '../../../shared/ledger';
@@ -60,31 +61,34 @@ function forgottenRefusal(
 }
 
 /** The row's own key: the one a resend or a renewal was made from. */
-const rowKeyOf = (item: PreparedItem) => item.resendOf ?? item.renewalOf ?? item.key;
+const rowKeyOf = (item: Pick<PreparedItem, 'key' | 'resendOf' | 'renewalOf'>) =>
+	item.resendOf ?? item.renewalOf ?? item.key;
+
+const PERIOD_HOW =
+	'Check the period’s payouts in the service (Transaction → Get, or its dashboard). To send them, turn on Duplicate Protection → Allow Resend for one run, then off again.';
+
+/** The words of a period refusal (shared/ledger/periods.ts). */
+function periodError(context: IExecuteFunctions, refused: PeriodRefusal): NodeOperationError {
+	const items = itemRanges(refused.itemIndexes);
+	const since =
+		refused.keptSince === undefined ? '' : ` (it keeps them from ${refused.keptSince}, UTC, on)`;
+	const message =
+		refused.cause === 'replaced'
+			? `Nothing was sent: a node named ${context.getNode().name} paid rows in period ${refused.period} before, and this one finds none of items ${items} sent: it replaced that node, and n8n keeps records per node`
+			: `Nothing was sent: n8n's store no longer keeps this node's oldest records of period ${refused.period}${since}, so it cannot tell whether items ${items} were sent`;
+	return new NodeOperationError(context.getNode(), message, { description: PERIOD_HOW });
+}
 
 /**
- * A run of a Period this node paid rows in before, none of whose rows it finds sent, is refused
- * before anything is sent (shared/ledger/periods.ts); Allow Resend sends them.
+ * The items' Periods checked before anything is sent (shared/ledger/periods.ts): a refusal, and
+ * the periods this node runs for the first time (anchored before their first records).
  */
-export async function periodRefusal(
-	context: IExecuteFunctions,
-	items: PreparedItem[],
-): Promise<NodeOperationError | undefined> {
-	const withPeriod = items.flatMap((item) =>
-		item.period === undefined || item.allowResend
-			? []
-			: [{ itemIndex: item.itemIndex, rowKey: rowKeyOf(item), period: item.period }],
+export async function periodCheck(context: IExecuteFunctions, items: PreparedItem[]) {
+	const withPeriod = items.flatMap(({ itemIndex, period, allowResend, ...item }) =>
+		period === undefined ? [] : [{ itemIndex, rowKey: rowKeyOf(item), period, allowResend }],
 	);
-	const unseen = await unseenRowsOfPaidPeriod(context, withPeriod);
-	if (unseen === undefined) return undefined;
-	return new NodeOperationError(
-		context.getNode(),
-		`Nothing was sent: this node paid rows in period ${unseen.period} before, but none of items ${itemRanges(unseen.itemIndexes)}`,
-		{
-			description:
-				'Either they are new rows (paid off-cycle), their Row ID changed, this node replaced the one that paid them (n8n keeps records per node), or n8n’s store no longer keeps that period’s records. Check the period’s payouts in the service (Transaction → Get, or its dashboard). To send them, turn on Duplicate Protection → Allow Resend for one run, then off again.',
-		},
-	);
+	const { fresh, refusal } = await checkPeriods(context, withPeriod);
+	return { fresh, refusal: refusal && periodError(context, refusal) };
 }
 
 /** Notes the Periods of the items that came out sent or already submitted (periods.ts). */
