@@ -417,12 +417,16 @@ describeE2E('exactly-once money movement in n8n (`n8n start`, REST retries, manu
 		const nodes = workflow.nodes.map((n) => (n.name === 'Pay' ? { ...n, id: randomUUID() } : n));
 		const put = await stack!.n8n.publicApi('PUT', `/workflows/${id}`, { name: workflow.name, nodes, connections: workflow.connections, settings: workflow.settings ?? {} });
 		expect(put.status).toBe(200);
+		// Published again, as the editor's Publish does after an edit: production runs the new version.
+		expect((await stack!.n8n.publicApi('POST', `/workflows/${id}/deactivate`, {})).status).toBe(200);
 		await stack!.n8n.publishNow(id);
 		await stack!.n8n.waitForWebhook(webhookPath('Period', op, mode));
 		expect(await postRows('Period', op, mode, { rows })).toBe(200);
 		const [, again] = await waitForExecutions(id, 2);
 		expect(again.status).toBe('error');
-		expect(payRun(again)?.error?.message).toBe('Nothing was sent: this node paid rows in period 2026-11 before, but none of items 0–2');
+		expect(payRun(again)?.error?.message).toBe(
+			'Nothing was sent: a node named Pay paid rows in period 2026-11 before, and this one finds none of items 0–2 sent: it replaced that node, and n8n keeps records per node',
+		);
 		expectPerRow(`the same period again after the node was replaced: ${named(op, mode)}`, op, rows);
 	});
 
