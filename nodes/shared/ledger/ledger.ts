@@ -72,7 +72,7 @@ export function openLedger(context: IExecuteFunctions, mark?: string): Ledger {
 	/** Keys this run found accepted before: when they were sent. */
 	const sentDays = new Map<string, SentDay>();
 
-	const places = openPlaces(store, kept, toRemove, release);
+	const places = openPlaces(store, kept, toRemove, release, context.getMode() === 'retry');
 	/** The key goes, with its place. */
 	const releaseKey = (key: string) => {
 		release(key);

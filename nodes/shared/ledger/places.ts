@@ -1,8 +1,8 @@
 /**
  * Places (issue #64, point 3): where a derived key's item stands (workflow, node, what started
  * the run, its position and the item it was given; controls/idempotency.ts placeOf). A Retry
- * gives the node the same items, so a key found new at a place an earlier run recorded was sent
- * by that run under a request edited since. A place is reserved and accepted with its key, and
+ * gives the node the same items, so in a Retry a key found new at a place an earlier run
+ * recorded was sent by that run under a request edited since. A place is reserved and accepted with its key, and
  * goes with it. docs/ledger.md, "Places: a Retry after an edit".
  */
 import { acceptedMarker, type Verdict } from './states';
@@ -13,6 +13,7 @@ export function openPlaces(
 	kept: Set<string>,
 	toRemove: Set<string>,
 	release: (key: string) => void,
+	retry: boolean,
 ) {
 	/** Places this run recorded first, by key: they go with their key. */
 	const own = new Map<string, string>();
@@ -42,7 +43,8 @@ export function openPlaces(
 			for (const key of keys) {
 				const place = places.get(key);
 				if (place === undefined) continue;
-				if (found.has(key) || !found.has(place) || resend.has(key)) {
+				// Only a Retry repeats an execution's items: another run after an edit sends anew.
+				if (found.has(key) || !found.has(place) || resend.has(key) || !retry) {
 					if (!found.has(key) && !found.has(place)) own.set(key, place);
 					ofKey.set(key, place);
 				} else sentBefore.set(key, place);

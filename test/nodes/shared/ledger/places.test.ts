@@ -94,3 +94,10 @@ test('a user key (Row ID and Period) needs no place: none is written', async () 
 	await fixture.run(keyed, { items: rows.slice(0, 2), trigger: TRIGGER });
 	expect(processedValues('test-workflow', 'wallet-node').filter((value) => value.startsWith('n8n-place:'))).toEqual([]);
 });
+
+test('only a Retry looks at places: run again after an edit (not a Retry), the new requests are sent', async () => {
+	await fixture.run(pay, { items: rows.slice(0, 2), trigger: TRIGGER });
+	const edited = await fixture.run({ ...pay, description: 'Another purpose' }, { items: rows.slice(0, 2), trigger: TRIGGER });
+	expect(edited.items.map((item) => item.json.alreadySubmitted ?? false)).toEqual([false, false]);
+	expect(paid()).toBe(4);
+});
