@@ -51,7 +51,7 @@ async function notedPeriods(context: IExecuteFunctions, periods: string[]) {
 
 /**
  * Checks a run's rows against the periods noted. Returns the refusal, if any, and the periods
- * this node has not noted (their anchors go into its row before their first records: anchor()).
+ * this node has not noted (their anchors go into its row before their first records: anchorPeriods).
  * The workflow's row unreadable: no refusal (the node's own records still hold).
  */
 export async function checkPeriods(context: IExecuteFunctions, items: PeriodItem[]) {
