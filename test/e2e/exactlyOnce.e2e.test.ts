@@ -420,7 +420,7 @@ describeE2E('exactly-once money movement in n8n (`n8n start`, REST retries, manu
 		// Published again, as the editor's Publish does after an edit: production runs the new version.
 		expect((await stack!.n8n.publicApi('POST', `/workflows/${id}/deactivate`, {})).status).toBe(200);
 		await stack!.n8n.publishNow(id);
-		await stack!.n8n.waitForWebhook(webhookPath('Period', op, mode));
+		await stack!.n8n.waitForPublishedWebhook(webhookPath('Period', op, mode));
 		expect(await postRows('Period', op, mode, { rows })).toBe(200);
 		const [, again] = await waitForExecutions(id, 2);
 		expect(again.status).toBe('error');
