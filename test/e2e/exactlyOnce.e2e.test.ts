@@ -181,6 +181,14 @@ describeE2E('exactly-once money movement in n8n (`n8n start`, REST retries, manu
 	const payRun = (execution: ApiExecution) => execution.data?.resultData.runData.Pay?.at(-1);
 	const payOutput = (execution: ApiExecution) => (payRun(execution)?.data?.main[0] ?? []).map((item) => item.json);
 
+	/** Saves the workflow with its Pay node changed, as the user's edit in the editor does. */
+	async function saveWithPay(id: string, change: (pay: Record<string, unknown>) => Record<string, unknown>) {
+		const workflow = workflows.find((w) => w.id === id)!;
+		const nodes = workflow.nodes.map((n) => (n.name === 'Pay' ? change(n) : n));
+		const put = await stack!.n8n.publicApi('PUT', `/workflows/${id}`, { name: workflow.name, nodes, connections: workflow.connections, settings: workflow.settings ?? {} });
+		expect(put.status).toBe(200);
+	}
+
 	const workflows: WorkflowJson[] = [];
 	/** Production webhook paths of the published workflows (those without are run in the editor). */
 	const published = new Map<string, string>();
@@ -268,17 +276,7 @@ describeE2E('exactly-once money movement in n8n (`n8n start`, REST retries, manu
 				expect(counts(op, rows)).toEqual([1, 1, 0]);
 
 				// The user fixes the data: the saved workflow maps item 3's bad value to the right one.
-				const workflow = workflows.find((w) => w.id === id)!;
-				const nodes = workflow.nodes.map((n) =>
-					n.name === 'Pay' ? { ...n, parameters: { ...(n.parameters as Record<string, unknown>), ...fixedParameters(op, rows[2][op.field]) } } : n,
-				);
-				const put = await stack!.n8n.publicApi('PUT', `/workflows/${id}`, {
-					name: workflow.name,
-					nodes,
-					connections: workflow.connections,
-					settings: workflow.settings ?? {},
-				});
-				expect(put.status).toBe(200);
+				await saveWithPay(id, (n) => ({ ...n, parameters: { ...(n.parameters as Record<string, unknown>), ...fixedParameters(op, rows[2][op.field]) } }));
 				const done = await retry(failed.id, true);
 				expect(done.status).toBe('success');
 				expect(payOutput(await finished(done.id)).map((json) => json.alreadySubmitted ?? false)).toEqual([true, true, false]);
@@ -391,11 +389,8 @@ describeE2E('exactly-once money movement in n8n (`n8n start`, REST retries, manu
 		expect([failed.status, counts(op, rows)]).toEqual(['error', [1, 1, 0]]);
 		// The user edits the node: every request's description changes (so does every derived key),
 		// and item 3's bad value is mapped to the right one.
-		const workflow = workflows.find((w) => w.id === id)!;
 		const edited = { ...fixedParameters(op, rows[2][op.field]), description: 'Payroll, December' };
-		const nodes = workflow.nodes.map((n) => (n.name === 'Pay' ? { ...n, parameters: { ...(n.parameters as Record<string, unknown>), ...edited } } : n));
-		const put = await stack!.n8n.publicApi('PUT', `/workflows/${id}`, { name: workflow.name, nodes, connections: workflow.connections, settings: workflow.settings ?? {} });
-		expect(put.status).toBe(200);
+		await saveWithPay(id, (n) => ({ ...n, parameters: { ...(n.parameters as Record<string, unknown>), ...edited } }));
 		const done = await retry(failed.id, true);
 		expect(done.status).toBe('success');
 		const out = payOutput(await finished(done.id));
@@ -413,10 +408,7 @@ describeE2E('exactly-once money movement in n8n (`n8n start`, REST retries, manu
 		const [first] = await waitForExecutions(id, 1);
 		expect([first.status, counts(op, rows)]).toEqual(['success', [1, 1, 1]]);
 		// The user deletes the Pay node and adds a new one, named as the old one was: a new node ID.
-		const workflow = workflows.find((w) => w.id === id)!;
-		const nodes = workflow.nodes.map((n) => (n.name === 'Pay' ? { ...n, id: randomUUID() } : n));
-		const put = await stack!.n8n.publicApi('PUT', `/workflows/${id}`, { name: workflow.name, nodes, connections: workflow.connections, settings: workflow.settings ?? {} });
-		expect(put.status).toBe(200);
+		await saveWithPay(id, (n) => ({ ...n, id: randomUUID() }));
 		// Published again, as the editor's Publish does after an edit: production runs the new version.
 		expect((await stack!.n8n.publicApi('POST', `/workflows/${id}/deactivate`, {})).status).toBe(200);
 		await stack!.n8n.publishNow(id);

@@ -34,11 +34,17 @@ export interface PeriodRefusal {
 	keptSince?: string;
 }
 
+/** The periods' values for this node: by its ID and by its name. */
+function periodValues(context: IExecuteFunctions, periods: string[]): string[] {
+	const { id, name } = context.getNode();
+	return periods.flatMap((p) => [periodById(id, p), periodByName(name, p)]);
+}
+
 /** Which of `periods` this node (by its ID) and a node of its name noted: asked, nothing left. */
 async function notedPeriods(context: IExecuteFunctions, periods: string[]) {
 	const { checkProcessedAndRecord, removeProcessed } = context.helpers;
 	const { id, name } = context.getNode();
-	const values = periods.flatMap((p) => [periodById(id, p), periodByName(name, p)]);
+	const values = periodValues(context, periods);
 	const answer = await checkProcessedAndRecord.call(context.helpers, values, 'workflow', options);
 	const found = new Set(answer.processed.map(String));
 	const absent = values.filter((value) => !found.has(value));
@@ -119,8 +125,7 @@ export async function anchorPeriods(context: IExecuteFunctions, periods: string[
 /** Notes that this node paid rows in these periods. A failure is logged: the rows were sent. */
 export async function notePaidPeriods(context: IExecuteFunctions, periods: string[]) {
 	if (periods.length === 0) return;
-	const { id, name } = context.getNode();
-	const values = [...new Set(periods)].flatMap((p) => [periodById(id, p), periodByName(name, p)]);
+	const values = periodValues(context, [...new Set(periods)]);
 	try {
 		await context.helpers.checkProcessedAndRecord.call(
 			context.helpers,
